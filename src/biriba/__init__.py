@@ -1,0 +1,48 @@
+"""biriba: the rules of Biriba, the Greek partnership rummy game, and of Buraco.
+
+Cards, rule sets and melds::
+
+    >>> import biriba
+    >>> meld = biriba.Meld.parse("3H 4H 5H 6H 7H 8H 9H")
+    >>> meld.is_biriba, meld.is_clean, meld.points, meld.bonus
+    (True, True, 45, 200)
+"""
+
+from biriba.cards import JOKER, Card, Rank, Suit, format_cards, full_pack, parse_cards
+from biriba.errors import (
+    AmbiguousMoveError,
+    BiribaError,
+    IllegalMoveError,
+    InvalidMeldError,
+    InvalidPositionError,
+    NotationError,
+)
+from biriba.melds import Meld, MeldKind, enumerate_melds
+from biriba.rules import BIRIBA, BURACO, PileRestriction, RuleSet, StockExhausted
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "BIRIBA",
+    "BURACO",
+    "JOKER",
+    "AmbiguousMoveError",
+    "BiribaError",
+    "Card",
+    "IllegalMoveError",
+    "InvalidMeldError",
+    "InvalidPositionError",
+    "Meld",
+    "MeldKind",
+    "NotationError",
+    "PileRestriction",
+    "Rank",
+    "RuleSet",
+    "StockExhausted",
+    "Suit",
+    "__version__",
+    "enumerate_melds",
+    "format_cards",
+    "full_pack",
+    "parse_cards",
+]

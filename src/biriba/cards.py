@@ -1,0 +1,289 @@
+"""Cards: suits, ranks, the interned :class:`Card` values, their notation and the pack.
+
+A card is written rank then suit: ``A 2 3 4 5 6 7 8 9 T J Q K`` and ``C D H S``, so
+``7H``, ``TH``, ``AS``; a joker is ``JK`` (B1.2, B1.3). There is exactly one :class:`Card`
+object per distinct card: the two 7♥ of the pack are the same object, so equality,
+hashing and copying are as cheap as they can be.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final, Self
+
+from biriba.errors import NotationError
+
+if TYPE_CHECKING:
+    from biriba.rules import RuleSet
+
+__all__ = [
+    "JOKER",
+    "Card",
+    "Rank",
+    "Suit",
+    "format_cards",
+    "full_pack",
+    "parse_cards",
+]
+
+
+class Suit(enum.IntEnum):
+    """The four suits, in the library's sort order C D H S."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        """The one-letter notation of the suit: ``C``, ``D``, ``H`` or ``S``."""
+        return "CDHS"[self.value]
+
+    @property
+    def symbol(self) -> str:
+        """The suit's symbol: ``♣``, ``♦``, ``♥`` or ``♠``."""
+        return "♣♦♥♠"[self.value]
+
+
+class Rank(enum.IntEnum):
+    """The thirteen ranks, ace low in value order (an ace may still stand high, B3.2)."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def letter(self) -> str:
+        """The one-character notation of the rank: ``A 2 … 9 T J Q K``."""
+        return _RANK_LETTERS[self.value]
+
+
+_RANK_LETTERS: Final = " A23456789TJQK"
+
+#: B8.1 card values, used by :attr:`Card.points` (a rule set may define others).
+_DEFAULT_VALUES: Final = (0, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+_JOKER_VALUE: Final = 20
+
+#: The index of the joker in per-card count arrays: naturals are 0..51.
+JOKER_INDEX: Final = 52
+#: How many distinct cards there are (52 naturals and the joker).
+DISTINCT_CARDS: Final = 53
+
+
+class Card:
+    """One playing card, compared by value (B1.2).
+
+    Build one with ``Card(Rank.SEVEN, Suit.HEARTS)``, ``Card.joker()`` or
+    :meth:`Card.parse`. There is one object per distinct card::
+
+        >>> Card.parse("7♥") is Card(Rank.SEVEN, Suit.HEARTS)
+        True
+        >>> str(Card.parse("10h")), str(Card.parse("*"))
+        ('TH', 'JK')
+
+    A joker has neither rank nor suit.
+    """
+
+    __slots__ = ("_index", "_points", "_str", "rank", "suit")
+
+    rank: Rank | None
+    suit: Suit | None
+    _index: int
+    _points: int
+    _str: str
+
+    def __new__(cls, rank: Rank | None, suit: Suit | None) -> Self:
+        """Return the one :class:`Card` for ``rank`` and ``suit`` (both ``None``: the joker)."""
+        if rank is None and suit is None:
+            return _INTERNED[JOKER_INDEX]  # type: ignore[return-value]
+        if not isinstance(rank, Rank) or not isinstance(suit, Suit):
+            raise TypeError(
+                f"Card needs a Rank and a Suit (or None, None for a joker), "
+                f"got {rank!r} and {suit!r}"
+            )
+        return _INTERNED[suit * 13 + rank - 1]  # type: ignore[return-value]
+
+    @classmethod
+    def _make(cls, rank: Rank | None, suit: Suit | None, index: int) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "_index", index)
+        if rank is None or suit is None:
+            object.__setattr__(card, "_points", _JOKER_VALUE)
+            object.__setattr__(card, "_str", "JK")
+        else:
+            object.__setattr__(card, "_points", _DEFAULT_VALUES[rank])
+            object.__setattr__(card, "_str", rank.letter + suit.letter)
+        return card
+
+    @classmethod
+    def joker(cls) -> Card:
+        """Return the joker."""
+        return _INTERNED[JOKER_INDEX]
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """Return the card with the given :attr:`index` (0..52)."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"a card index is an int, got {type(index).__name__}")
+        if not 0 <= index < DISTINCT_CARDS:
+            raise NotationError(f"card index {index} is out of range 0..52")
+        return _INTERNED[index]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read one card: ``7H``, ``th``, ``10H``, ``7♥``, ``10♠``, ``JK`` or ``*``.
+
+        Raises :class:`NotationError` on anything else.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"Card.parse expects a str, got {type(text).__name__}")
+        card = _PARSE_TABLE.get(text.strip().upper())
+        if card is None:
+            raise NotationError(
+                f"{text!r} is not a card: write rank (A 2-9 T J Q K, or 10) then suit "
+                f"(C D H S or ♣ ♦ ♥ ♠), or JK / * for a joker"
+            )
+        return card
+
+    @property
+    def is_joker(self) -> bool:
+        """Whether this card is a joker."""
+        return self._index == JOKER_INDEX
+
+    @property
+    def index(self) -> int:
+        """A small integer naming the card: ``suit * 13 + rank - 1``, 52 for the joker.
+
+        It is also the library's sort order: clubs, diamonds, hearts, spades, ace to
+        king within a suit, then the joker.
+        """
+        return self._index
+
+    @property
+    def points(self) -> int:
+        """The card's value by B8.1: joker 20, ace 15, two 10, eight to king 10, else 5."""
+        return self._points
+
+    def __str__(self) -> str:
+        return self._str
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self._str!r})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __hash__(self) -> int:
+        return self._index
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self._index == other._index
+        return NotImplemented
+
+    def __lt__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self._index < other._index
+        return NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self._index <= other._index
+        return NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self._index > other._index
+        return NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self._index >= other._index
+        return NotImplemented
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Card.from_index, (self._index,))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+
+_INTERNED: Final[tuple[Card, ...]] = tuple(
+    [Card._make(Rank(r), Suit(s), s * 13 + r - 1) for s in range(4) for r in range(1, 14)]
+    + [Card._make(None, None, JOKER_INDEX)]
+)
+
+#: The joker.
+JOKER: Final = _INTERNED[JOKER_INDEX]
+
+
+def _build_parse_table() -> dict[str, Card]:
+    table: dict[str, Card] = {"JK": JOKER, "*": JOKER}
+    symbols = {"♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3}
+    for card in _INTERNED[:JOKER_INDEX]:
+        assert card.rank is not None and card.suit is not None
+        rank_forms = [card.rank.letter]
+        if card.rank is Rank.TEN:
+            rank_forms.append("10")
+        suit_forms = [card.suit.letter] + [s for s, v in symbols.items() if v == card.suit]
+        for r in rank_forms:
+            for s in suit_forms:
+                table[r + s] = card
+    return table
+
+
+_PARSE_TABLE: Final = _build_parse_table()
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read cards separated by white space or commas: ``parse_cards("7H 8H JK")``.
+
+    Raises :class:`NotationError` naming the first word that is not a card.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_cards expects a str, got {type(text).__name__}")
+    return tuple(Card.parse(word) for word in text.replace(",", " ").split())
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Write cards in canonical notation, separated by single spaces."""
+    out = []
+    for card in cards:
+        if not isinstance(card, Card):
+            raise TypeError(f"format_cards expects cards, got {type(card).__name__}")
+        out.append(card._str)
+    return " ".join(out)
+
+
+def full_pack(rules: RuleSet | None = None) -> tuple[Card, ...]:
+    """The rule set's whole pack in a fixed order: each deck's 52 cards, then the jokers.
+
+    ``full_pack()`` is the 108 cards of ``biriba`` (B1.2).
+    """
+    from biriba.rules import BIRIBA, RuleSet
+
+    if rules is None:
+        rules = BIRIBA
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"full_pack expects a RuleSet, got {type(rules).__name__}")
+    return _INTERNED[:JOKER_INDEX] * rules.decks + (JOKER,) * rules.jokers

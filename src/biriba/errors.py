@@ -1,0 +1,51 @@
+"""The exceptions the library raises on bad input.
+
+Every error derives from :class:`BiribaError`, itself a :class:`ValueError`, so a caller
+that only wants to know "was that input acceptable?" can catch one class. Passing an
+object of the wrong type raises :class:`TypeError` instead.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AmbiguousMoveError",
+    "BiribaError",
+    "IllegalMoveError",
+    "InvalidMeldError",
+    "InvalidPositionError",
+    "NotationError",
+]
+
+
+class BiribaError(ValueError):
+    """Base class of every error the library raises on bad input."""
+
+
+class NotationError(BiribaError):
+    """Text that is not a card, a list of cards, a meld, a move or a position."""
+
+
+class InvalidMeldError(BiribaError):
+    """Cards that do not form a meld under the rule set; the message names the rule."""
+
+
+class IllegalMoveError(BiribaError):
+    """A move that is not legal in the position; the message names the rule (``B4.3``).
+
+    The position is left exactly as it was.
+    """
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """A short move text that fits several moves (``add 0 5H`` where the card has a choice).
+
+    :attr:`outcomes` lists the full moves the text could mean.
+    """
+
+    def __init__(self, message: str, outcomes: tuple[object, ...] = ()) -> None:
+        super().__init__(message)
+        self.outcomes = outcomes
+
+
+class InvalidPositionError(BiribaError):
+    """A position (dict or JSON) that is malformed or impossible."""

@@ -1,0 +1,650 @@
+"""Melds: groups and sequences, their validation, extension and enumeration (B3).
+
+A :class:`Meld` is an immutable value: its cards in table order, its kind, where its
+substitute stands, and the rule set it was validated under. Sequences are written low
+to high, so the place of a substitute is the place it is written in::
+
+    >>> str(Meld.parse("3H 4H JK 6H"))      # the joker stands for 5♥
+    '3H 4H JK 6H'
+    >>> Meld.parse("2H 3H 4H").is_clean      # a natural two at rank 2 (B3.6)
+    True
+    >>> Meld.parse("3H 4H 2H").substitute    # the two stands for 5♥
+    Card.parse('2H')
+    >>> str(Meld.parse("7S JK 7H"))          # a group: naturals by suit, then the substitute
+    '7H 7S JK'
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Final
+
+from biriba.cards import JOKER_INDEX, Card, Suit, parse_cards
+from biriba.errors import InvalidMeldError
+from biriba.rules import BIRIBA, RuleSet
+
+__all__ = [
+    "Meld",
+    "MeldKind",
+    "enumerate_melds",
+]
+
+_CARDS: Final = tuple(Card.from_index(i) for i in range(53))
+#: The indices of the cards that may act as substitutes: the four twos and the joker.
+_WILD_INDICES: Final = (1, 14, 27, 40, JOKER_INDEX)
+
+
+class MeldKind(enum.Enum):
+    """The two kinds of meld (B3.1)."""
+
+    GROUP = "group"
+    SEQUENCE = "sequence"
+
+
+def _is_wild(card: Card, rules: RuleSet) -> bool:
+    """Whether ``card`` can only be a substitute outside rank 2 of its own suit (B1.3)."""
+    return card.rank is None or (rules.twos_wild and card.rank == 2)
+
+
+def _natural_index(suit: int, rank: int) -> int:
+    """The card index of the natural of ``suit`` at sequence rank ``rank`` (14 = high ace)."""
+    return suit * 13 + (0 if rank == 14 else rank - 1)
+
+
+class Meld:
+    """A valid meld under a rule set: a group or a sequence (B3).
+
+    Build one with :meth:`parse` or :meth:`from_cards`; both raise
+    :class:`~biriba.InvalidMeldError` naming the rule that refuses the cards. Two melds
+    are equal when they have the same kind, the same cards in the same table order, and
+    the same rule set.
+    """
+
+    __slots__ = ("_hash", "_low", "_subs", "_suit_or_rank", "cards", "kind", "rules")
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    rules: RuleSet
+    _suit_or_rank: int
+    _low: int
+    _subs: tuple[int, ...]
+    _hash: int
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("build a Meld with Meld.parse(text) or Meld.from_cards(cards)")
+
+    @classmethod
+    def _raw(
+        cls,
+        kind: MeldKind,
+        cards: tuple[Card, ...],
+        rules: RuleSet,
+        suit_or_rank: int,
+        low: int,
+        subs: tuple[int, ...],
+    ) -> Meld:
+        meld = object.__new__(cls)
+        object.__setattr__(meld, "kind", kind)
+        object.__setattr__(meld, "cards", cards)
+        object.__setattr__(meld, "rules", rules)
+        object.__setattr__(meld, "_suit_or_rank", suit_or_rank)
+        object.__setattr__(meld, "_low", low)
+        object.__setattr__(meld, "_subs", subs)
+        object.__setattr__(meld, "_hash", hash((kind is MeldKind.GROUP, cards)))
+        return meld
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def parse(cls, text: str, rules: RuleSet = BIRIBA) -> Meld:
+        """Read a meld written as cards in table order: ``Meld.parse("3H 4H JK 6H")``."""
+        if not isinstance(text, str):
+            raise TypeError(f"Meld.parse expects a str, got {type(text).__name__}")
+        return cls.from_cards(parse_cards(text), rules)
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[Card], rules: RuleSet = BIRIBA) -> Meld:
+        """Validate ``cards`` (table order for a sequence, any order for a group)."""
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        if isinstance(cards, str):
+            raise TypeError("Meld.from_cards expects cards; use Meld.parse for text")
+        seq = tuple(cards)
+        for card in seq:
+            if not isinstance(card, Card):
+                raise TypeError(f"Meld.from_cards expects cards, got {type(card).__name__}")
+        return _validate(seq, rules)
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def substitute(self) -> Card | None:
+        """The card acting as substitute, or ``None`` for a clean meld (B3.3)."""
+        return self.cards[self._subs[0]] if self._subs else None
+
+    @property
+    def substitutes(self) -> tuple[Card, ...]:
+        """Every card acting as a substitute (more than one only under V7 or Z3.4)."""
+        return tuple(self.cards[i] for i in self._subs)
+
+    @property
+    def substitute_positions(self) -> tuple[int, ...]:
+        """The places in :attr:`cards` of the substitutes."""
+        return self._subs
+
+    @property
+    def is_clean(self) -> bool:
+        """Whether the meld holds no substitute (B3.7)."""
+        return not self._subs
+
+    @property
+    def is_biriba(self) -> bool:
+        """Whether the meld is a biriba: 7 or more cards, at most one substitute (B3.7, Z3.4)."""
+        return len(self.cards) >= self.rules.biriba_size and (
+            len(self._subs) <= 1 or self.rules.multi_substitute_biriba
+        )
+
+    @property
+    def suit(self) -> Suit | None:
+        """The suit of a sequence; ``None`` for a group."""
+        return Suit(self._suit_or_rank) if self.kind is MeldKind.SEQUENCE else None
+
+    @property
+    def rank(self) -> int | None:
+        """The rank of a group (1 = ace .. 13 = king); ``None`` for a sequence."""
+        return self._suit_or_rank if self.kind is MeldKind.GROUP else None
+
+    @property
+    def low(self) -> int | None:
+        """The rank the first card of a sequence stands at (1 = low ace); ``None`` for a group."""
+        return self._low if self.kind is MeldKind.SEQUENCE else None
+
+    @property
+    def high(self) -> int | None:
+        """The rank the last card of a sequence stands at (14 = high ace); ``None`` for a group."""
+        return self._low + len(self.cards) - 1 if self.kind is MeldKind.SEQUENCE else None
+
+    @property
+    def points(self) -> int:
+        """The sum of the card values under the meld's rule set (B8.1, B8.2)."""
+        values = self.rules.card_values
+        joker = self.rules.joker_value
+        return sum(joker if c.rank is None else values[c.rank] for c in self.cards)
+
+    @property
+    def bonus(self) -> int:
+        """The biriba bonus under the meld's rule set, 0 if the meld is no biriba (B8.3)."""
+        if not self.is_biriba:
+            return 0
+        dirty = 0 if self.is_clean else 1
+        rules = self.rules
+        if self.kind is MeldKind.GROUP:
+            return rules.group_bonus[dirty]
+        if rules.full_sequence_bonus is not None and len(self.cards) >= rules.max_sequence:
+            return rules.full_sequence_bonus[dirty]
+        return rules.sequence_bonus[dirty]
+
+    # ------------------------------------------------------------------ extension
+    def extensions(self, card: Card) -> tuple[Meld, ...]:
+        """Every distinct meld that adding ``card`` to this one can give (B3.8 to B3.12).
+
+        Empty when the card cannot be added. More than one result means the player has a
+        choice (where a moved substitute goes, where an added substitute goes, an ace at
+        either end, a two as natural or as substitute).
+        """
+        if not isinstance(card, Card):
+            raise TypeError(f"Meld.extensions expects a Card, got {type(card).__name__}")
+        key = (self, card)
+        found = _EXTENSION_CACHE.get(key)
+        if found is None:
+            found = _extensions(self, card)
+            if len(_EXTENSION_CACHE) > 200_000:
+                _EXTENSION_CACHE.clear()
+            _EXTENSION_CACHE[key] = found
+        return found
+
+    # ------------------------------------------------------------------ dunder
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if isinstance(other, Meld):
+            return (
+                self._hash == other._hash
+                and self.cards == other.cards
+                and self.kind is other.kind
+                and (self.rules is other.rules or self.rules == other.rules)
+            )
+        return NotImplemented
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Meld is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Meld is immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return (_unpickle, (str(self), self.rules.name))
+
+    def __copy__(self) -> Meld:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Meld:
+        return self
+
+
+def _unpickle(text: str, rules_name: str) -> Meld:
+    return Meld.parse(text, RuleSet.named(rules_name))
+
+
+_EXTENSION_CACHE: dict[tuple[Meld, Card], tuple[Meld, ...]] = {}
+
+
+# ---------------------------------------------------------------------- validation
+def _fail(cards: Sequence[Card], reason: str) -> InvalidMeldError:
+    text = " ".join(str(c) for c in cards)
+    return InvalidMeldError(f"{text!r} is not a meld: {reason}")
+
+
+def _check_substitutes(cards: Sequence[Card], subs: int, naturals: int, rules: RuleSet) -> None:
+    limit = rules.max_substitutes
+    if limit is not None and subs > limit:
+        if limit == 1:
+            raise _fail(cards, "B3.3: a meld holds at most one substitute")
+        raise _fail(cards, f"B3.3: a meld holds at most {limit} substitutes")
+    if subs > naturals:
+        raise _fail(cards, "B3.3: a meld never holds more substitutes than natural cards")
+
+
+def _validate(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
+    n = len(cards)
+    if n < rules.min_meld:
+        raise _fail(cards, f"B3.1: a meld has at least {rules.min_meld} cards")
+    _check_copies(cards, rules)
+    fixed = [c for c in cards if not _is_wild(c, rules)]
+    if not fixed:
+        raise _fail(
+            cards,
+            "B3.5: groups of twos and of jokers do not exist, and a sequence needs natural cards",
+        )
+    ranks = {c.rank for c in fixed}
+    if len(ranks) == 1 and len(fixed) > 1:
+        return _validate_group(cards, fixed, rules)
+    if len(fixed) == 1 and rules.groups:
+        # One natural card: only a natural two can make this a sequence (B3.6); report
+        # the sequence's problem when the cards hold a two of that suit.
+        try:
+            return _validate_sequence(cards, fixed, rules)
+        except InvalidMeldError as seq_error:
+            if any(c.rank == 2 and c.suit == fixed[0].suit for c in cards):
+                raise seq_error from None
+            return _validate_group(cards, fixed, rules)
+    return _validate_sequence(cards, fixed, rules)
+
+
+def _check_copies(cards: tuple[Card, ...], rules: RuleSet) -> None:
+    seen: dict[Card, int] = {}
+    for card in cards:
+        seen[card] = seen.get(card, 0) + 1
+    for card, count in seen.items():
+        limit = rules.jokers if card.rank is None else rules.decks
+        if count > limit:
+            raise _fail(cards, f"B1.2: the pack holds only {limit} of {card}")
+
+
+def _validate_group(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSet) -> Meld:
+    if not rules.groups:
+        raise _fail(cards, "V2: this rule set allows sequences only, not groups")
+    rank = fixed[0].rank
+    assert rank is not None
+    subs = len(cards) - len(fixed)
+    _check_substitutes(cards, subs, len(fixed), rules)
+    ordered = tuple(sorted(fixed, key=_group_key)) + tuple(
+        sorted((c for c in cards if _is_wild(c, rules)), key=_group_key)
+    )
+    return Meld._raw(
+        MeldKind.GROUP, ordered, rules, int(rank), 0, tuple(range(len(fixed), len(cards)))
+    )
+
+
+def _group_key(card: Card) -> int:
+    # Naturals by suit order C D H S; among substitutes the twos by suit, then the joker.
+    return card.index
+
+
+def _validate_sequence(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSet) -> Meld:
+    n = len(cards)
+    suits = {c.suit for c in fixed}
+    if len(suits) > 1:
+        raise _fail(cards, "B3.1: a sequence is of one suit, and a group of one rank")
+    suit = fixed[0].suit
+    assert suit is not None
+    if n > rules.max_sequence:
+        raise _fail(cards, f"B3.2: a sequence has at most {rules.max_sequence} cards")
+    first_pos = next(i for i, c in enumerate(cards) if not _is_wild(c, rules))
+    first_rank = cards[first_pos].rank
+    assert first_rank is not None
+    candidates = [first_rank - first_pos]
+    if first_rank == 1:
+        candidates = []
+        if rules.ace_low:
+            candidates.append(1 - first_pos)
+        if rules.ace_high:
+            candidates.append(14 - first_pos)
+    reason = ""
+    for low in candidates:
+        reason = _sequence_problem(cards, low, int(suit), rules)
+        if not reason:
+            subs = tuple(
+                i for i, c in enumerate(cards) if _acts_as_substitute(c, low + i, int(suit), rules)
+            )
+            _check_substitutes(cards, len(subs), n - len(subs), rules)
+            return Meld._raw(MeldKind.SEQUENCE, cards, rules, int(suit), low, subs)
+    raise _fail(cards, reason)
+
+
+def _acts_as_substitute(card: Card, rank: int, suit: int, rules: RuleSet) -> bool:
+    if card.rank is None:
+        return True
+    if card.rank == 2 and rules.twos_wild:
+        return rules.twos_always_wild or rank != 2 or card.suit != suit
+    return False
+
+
+def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleSet) -> str:
+    """Why ``cards`` is no sequence starting at rank ``low``, or ``""`` if it is one."""
+    high = low + len(cards) - 1
+    if (
+        low < 1
+        or (low < 2 and not rules.ace_low)
+        or high > 14
+        or (high > 13 and not rules.ace_high)
+    ):
+        return (
+            "B3.2: an ace closes its end: nothing stands below a low ace or above a high "
+            "ace, and there is no K-A-2 wrap"
+        )
+    for i, card in enumerate(cards):
+        if _is_wild(card, rules):
+            continue
+        rank = low + i
+        expected = 1 if rank == 14 else rank
+        if card.rank != expected:
+            return (
+                f"B3.1: the cards of a sequence are consecutive ranks written low to high; "
+                f"{card} cannot stand at position {i + 1}"
+            )
+    return ""
+
+
+# ---------------------------------------------------------------------- extension
+def _extensions(meld: Meld, card: Card) -> tuple[Meld, ...]:
+    rules = meld.rules
+    cards = meld.cards
+    if meld.kind is MeldKind.GROUP:
+        if _is_wild(card, rules) or card.rank == meld._suit_or_rank:
+            try:
+                return (_validate((*cards, card), rules),)
+            except InvalidMeldError:
+                return ()
+        return ()
+    if rules.high_ace_closes_meld and meld._low + len(cards) - 1 == 14:
+        return ()  # Z3.3: a sequence ending with an ace is closed
+    arrangements: list[tuple[Card, ...]] = [(card, *cards), (*cards, card)]
+    # B3.9: the natural whose rank a substitute stands for takes its place, and the
+    # substitute moves to one end.
+    for pos in meld._subs:
+        rank = meld._low + pos
+        if card.index == _natural_index(meld._suit_or_rank, rank) and not _acts_as_substitute(
+            card, rank, meld._suit_or_rank, rules
+        ):
+            moved = cards[pos]
+            rest = (*cards[:pos], card, *cards[pos + 1 :])
+            arrangements.append((moved, *rest))
+            arrangements.append((*rest, moved))
+    found: list[Meld] = []
+    for arrangement in arrangements:
+        try:
+            result = _validate(arrangement, rules)
+        except InvalidMeldError:
+            continue
+        if result.kind is MeldKind.SEQUENCE and result not in found:
+            found.append(result)
+    return tuple(found)
+
+
+# ---------------------------------------------------------------------- enumeration
+_ENUM_CACHE: dict[tuple[RuleSet, tuple[int, ...]], tuple[Meld, ...]] = {}
+
+
+def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld, ...]:
+    """Every distinct meld that can be laid from ``hand`` (a multiset of cards), each once.
+
+    The melds respect the rule set's size limits for a new meld (B3.1; Z3.2). The result
+    is built on card counts, not by trying subsets, and is cached per hand.
+    """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    counts = [0] * 53
+    for card in hand:
+        if not isinstance(card, Card):
+            raise TypeError(f"enumerate_melds expects cards, got {type(card).__name__}")
+        counts[card.index] += 1
+    return melds_from_counts(tuple(counts), rules)
+
+
+def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ...]:
+    """:func:`enumerate_melds` on a tuple of 53 card counts (indexed by :attr:`Card.index`)."""
+    key = (rules, counts)
+    found = _ENUM_CACHE.get(key)
+    if found is None:
+        found = tuple(_enumerate(counts, rules))
+        if len(_ENUM_CACHE) > 50_000:
+            _ENUM_CACHE.clear()
+        _ENUM_CACHE[key] = found
+    return found
+
+
+def _sub_multisets(wild_counts: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
+    """Every multiset of ``size`` wild card indices drawn from ``(index, count)`` pairs."""
+    out: list[tuple[int, ...]] = []
+
+    def rec(start: int, left: int, acc: tuple[int, ...]) -> None:
+        if left == 0:
+            out.append(acc)
+            return
+        for k in range(start, len(wild_counts)):
+            idx, cnt = wild_counts[k]
+            used = acc.count(idx)
+            if used < cnt:
+                rec(k, left - 1, (*acc, idx))
+
+    rec(0, size, ())
+    return out
+
+
+def _enumerate(counts: tuple[int, ...], rules: RuleSet) -> list[Meld]:
+    out: list[Meld] = []
+    twos_wild = rules.twos_wild
+    wild_idx = [JOKER_INDEX] + ([1, 14, 27, 40] if twos_wild else [])
+    wilds = sorted((i, counts[i]) for i in wild_idx if counts[i])
+    n_wild = sum(c for _, c in wilds)
+    max_subs = rules.max_substitutes
+    sub_cap = n_wild if max_subs is None else min(max_subs, n_wild)
+    min_len = rules.min_meld
+    max_new = rules.max_new_meld
+    if rules.groups:
+        _enumerate_groups(counts, rules, wilds, sub_cap, min_len, max_new, out)
+    _enumerate_sequences(counts, rules, wilds, sub_cap, min_len, max_new, out)
+    return out
+
+
+def _enumerate_groups(
+    counts: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+    out: list[Meld],
+) -> None:
+    sub_choices = [_sub_multisets(wilds, s) for s in range(sub_cap + 1)]
+    for rank in range(1, 14):
+        if rank == 2 and rules.twos_wild:
+            continue  # B3.5
+        per_suit = [counts[s * 13 + rank - 1] for s in range(4)]
+        total = sum(per_suit)
+        if total < 2 or total + sub_cap < min_len:
+            continue
+        natural_sets: list[tuple[int, ...]] = [()]
+        for s in range(4):
+            idx = s * 13 + rank - 1
+            natural_sets = [
+                acc + (idx,) * k for acc in natural_sets for k in range(per_suit[s] + 1)
+            ]
+        for naturals in natural_sets:
+            nat = len(naturals)
+            if nat < 2:
+                continue
+            for s in range(min(sub_cap, nat) + 1):
+                size = nat + s
+                if size < min_len or (max_new is not None and size > max_new):
+                    continue
+                for subs in sub_choices[s]:
+                    cards = tuple(_CARDS[i] for i in naturals + subs)
+                    out.append(
+                        Meld._raw(MeldKind.GROUP, cards, rules, rank, 0, tuple(range(nat, size)))
+                    )
+
+
+def _enumerate_sequences(
+    counts: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+    out: list[Meld],
+) -> None:
+    twos_natural = rules.twos_wild and not rules.twos_always_wild
+    max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
+    lowest = 1 if rules.ace_low else 2
+    highest = 14 if rules.ace_high else 13
+    for suit in range(4):
+        base = suit * 13
+        # have[r] for r in 1..14: whether the natural for rank r is in the hand.
+        have = [False] * 15
+        for r in range(1, 15):
+            if r == 2 and rules.twos_wild and not twos_natural:
+                continue
+            have[r] = counts[base + (0 if r == 14 else r - 1)] > 0
+        for low in range(lowest, highest - min_len + 2):
+            missing: list[int] = []
+            for high in range(low, min(highest, low + max_len - 1) + 1):
+                if not have[high]:
+                    missing.append(high)
+                    if len(missing) > sub_cap:
+                        break
+                length = high - low + 1
+                if length < min_len:
+                    continue
+                _emit_sequences(counts, rules, wilds, sub_cap, suit, low, high, missing, out)
+
+
+def _emit_sequences(
+    counts: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    suit: int,
+    low: int,
+    high: int,
+    missing: list[int],
+    out: list[Meld],
+) -> None:
+    length = high - low + 1
+    own_two = suit * 13 + 1
+    naturals = [_natural_index(suit, r) for r in range(low, high + 1)]
+    limit = min(sub_cap, length // 2)
+    if len(missing) > limit:
+        return
+    present = [r for r in range(low, high + 1) if r not in missing]
+    # Choose the substituted places: every missing rank, plus optionally present ones.
+    extra_max = limit - len(missing)
+    chosen_sets: list[tuple[int, ...]] = [tuple(missing)]
+    if extra_max:
+        chosen_sets = []
+        _combos(present, extra_max, (), 0, tuple(missing), chosen_sets)
+    for places in chosen_sets:
+        k = len(places)
+        if k == 0:
+            cards = tuple(_CARDS[i] for i in naturals)
+            out.append(Meld._raw(MeldKind.SEQUENCE, cards, rules, suit, low, ()))
+            continue
+        # Natural cards used: a natural two of the suit also uses a copy of that two.
+        used = [0] * 53
+        for r in range(low, high + 1):
+            if r not in places:
+                used[naturals[r - low]] += 1
+        ordered_places = tuple(sorted(places))
+        for subs in _sub_assignments(wilds, used, k):
+            if any(
+                subs[j] == own_two and ordered_places[j] == 2 and not rules.twos_always_wild
+                for j in range(k)
+            ):
+                continue  # that two would be natural, the same meld as the natural one
+            idx = list(naturals)
+            for j, place in enumerate(ordered_places):
+                idx[place - low] = subs[j]
+            cards = tuple(_CARDS[i] for i in idx)
+            positions = tuple(p - low for p in ordered_places)
+            out.append(Meld._raw(MeldKind.SEQUENCE, cards, rules, suit, low, positions))
+
+
+def _combos(
+    pool: list[int],
+    extra_max: int,
+    acc: tuple[int, ...],
+    start: int,
+    base: tuple[int, ...],
+    out: list[tuple[int, ...]],
+) -> None:
+    out.append(base + acc)
+    if len(acc) == extra_max:
+        return
+    for i in range(start, len(pool)):
+        _combos(pool, extra_max, (*acc, pool[i]), i + 1, base, out)
+
+
+def _sub_assignments(
+    wilds: list[tuple[int, int]], used: list[int], k: int
+) -> list[tuple[int, ...]]:
+    """Ordered choices of ``k`` wild cards (one per place) the hand can still supply."""
+    out: list[tuple[int, ...]] = []
+    avail = {i: c - used[i] for i, c in wilds}
+
+    def rec(acc: tuple[int, ...]) -> None:
+        if len(acc) == k:
+            out.append(acc)
+            return
+        for idx in avail:
+            if avail[idx] > 0:
+                avail[idx] -= 1
+                rec((*acc, idx))
+                avail[idx] += 1
+
+    rec(())
+    return out

@@ -1,0 +1,251 @@
+"""Rule sets: every parameter of the rules, as one immutable value.
+
+A :class:`RuleSet` holds every number and switch the rules need, so a variant is a
+different value, never a subclass. The presets :data:`BIRIBA` (RULES.md part B, the
+default everywhere) and :data:`BURACO` (part Z) are looked up by name with
+:meth:`RuleSet.named`. No rule number is written anywhere else in the library.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Final
+
+import attrs
+
+from biriba.errors import BiribaError
+
+__all__ = [
+    "BIRIBA",
+    "BURACO",
+    "PileRestriction",
+    "RuleSet",
+    "StockExhausted",
+]
+
+
+class StockExhausted(enum.Enum):
+    """What happens when the stock runs out."""
+
+    #: B4.4: take the discard pile or pass; ``pass_limit`` passes in a row end the deal.
+    TAKE_OR_PASS = "take-or-pass"
+    #: Z4.3: a reserve not yet taken becomes the stock; without one the deal ends after
+    #: the next player's chance to take the pile.
+    RESERVE_BECOMES_STOCK = "reserve-becomes-stock"
+
+
+class PileRestriction(enum.Enum):
+    """The restriction on a discard pile of exactly one card."""
+
+    #: B4.2: whoever takes it may not discard that card nor an identical one that turn.
+    NO_DISCARD_BACK = "no-discard-back"
+    #: Z4.4: a player holding a single card may not take it.
+    NO_TAKE_WITH_ONE_CARD = "no-take-with-one-card"
+
+
+def _values(
+    ace: int, two: int, low: int, high: int
+) -> tuple[int, int, int, int, int, int, int, int, int, int, int, int, int, int]:
+    # Index 0 is unused so that the tuple is indexed by rank (1 = ace .. 13 = king).
+    return (0, ace, two, low, low, low, low, low, high, high, high, high, high, high)
+
+
+def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
+    if value < 1:
+        raise BiribaError(f"RuleSet.{attribute.name} must be at least 1, got {value}")
+
+
+def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
+    if value < 0:
+        raise BiribaError(f"RuleSet.{attribute.name} must not be negative, got {value}")
+
+
+@attrs.frozen(cache_hash=True, kw_only=True)
+class RuleSet:
+    """Every parameter of one set of rules; build a variant with :meth:`evolve`.
+
+    The rule ids in the field descriptions point into the rules reference. The
+    documentation's *Rule sets* page maps every rule of parts B, Z and V to its field.
+    """
+
+    #: The name presets are looked up by (:meth:`named`).
+    name: str
+    # --- players and cards (B1, Z1, V6) ---
+    #: Number of players (B1.1; V6: 2, 3 or 6).
+    players: int = attrs.field(default=4, validator=_positive)
+    #: Number of teams; seat ``s`` plays for team ``s % teams`` (B1.1, Z1.1, V6).
+    teams: int = attrs.field(default=2, validator=_positive)
+    #: Standard 52-card decks in the pack (B1.2; V6: 3 for six players).
+    decks: int = attrs.field(default=2, validator=_positive)
+    #: Jokers in the pack (B1.2: 4; Z1.2: 2; V6: 6).
+    jokers: int = attrs.field(default=4, validator=_natural)
+    #: Whether twos are substitutes (B1.3, Z1.2).
+    twos_wild: bool = True
+    #: Whether a two is a substitute even at rank 2 of its own suit (V7); off: B3.6.
+    twos_always_wild: bool = False
+    # --- the deal (B2, Z2) ---
+    #: Cards dealt to each player (B2.3, Z2.1).
+    hand_size: int = attrs.field(default=11, validator=_positive)
+    #: Cards in each reserve packet (B2.3, Z2.1).
+    reserve_size: int = attrs.field(default=11, validator=_natural)
+    #: Number of reserve packets, one per team (B5.1; V6: one per player alone).
+    reserve_count: int = attrs.field(default=2, validator=_natural)
+    #: Whether a card is turned up to start the discard pile (B2.3; Z2.1: no).
+    up_card: bool = True
+    #: Whether the first player may discard the first stock card and draw again (Z2.2).
+    first_turn_redraw: bool = False
+    # --- melds (B3, Z3) ---
+    #: Fewest cards in a new meld (B3.1, Z3.2).
+    min_meld: int = attrs.field(default=3, validator=_positive)
+    #: Most cards in a newly laid meld, or ``None`` for no limit (Z3.2: 6).
+    max_new_meld: int | None = None
+    #: Most cards in a sequence (B3.2: 13).
+    max_sequence: int = attrs.field(default=13, validator=_positive)
+    #: Most substitutes in one meld, or ``None`` for no limit (B3.3: 1; V7). A meld never
+    #: holds more substitutes than naturals.
+    max_substitutes: int | None = 1
+    #: Whether groups of one rank are allowed (B3.1; V2: no).
+    groups: bool = True
+    #: Whether an ace may stand below the two (B3.2).
+    ace_low: bool = True
+    #: Whether an ace may stand above the king (B3.2).
+    ace_high: bool = True
+    #: Whether a sequence ending in a high ace is closed to every addition (Z3.3).
+    high_ace_closes_meld: bool = False
+    #: Cards that make a meld a biriba (canastra) (B3.7, Z3.4).
+    biriba_size: int = attrs.field(default=7, validator=_positive)
+    #: Whether a meld with more than one substitute can still be a biriba (Z3.4: no).
+    multi_substitute_biriba: bool = False
+    # --- the turn (B4, Z3, Z4) ---
+    #: Cards a player must keep after the melding of a turn (B4.3: 2; V7: 1).
+    keep_after_melding: int = attrs.field(default=2, validator=_positive)
+    #: The restriction on a one-card discard pile (B4.2, Z4.4).
+    pile_restriction: PileRestriction = PileRestriction.NO_DISCARD_BACK
+    #: What happens when the stock runs out (B4.4, Z4.3).
+    stock_exhausted: StockExhausted = StockExhausted.TAKE_OR_PASS
+    #: The deal ends when the stock holds this many cards or fewer at a turn's start (V7).
+    stock_end_remaining: int = attrs.field(default=0, validator=_natural)
+    #: Passes in a row that end the deal (B4.4).
+    pass_limit: int = attrs.field(default=4, validator=_positive)
+    #: Points a team's first melds of a deal must reach, 0 for none (B1.4; V3).
+    entry_minimum: int = attrs.field(default=0, validator=_natural)
+    # --- reserve and closing (B5, B6, Z4) ---
+    #: Whether receiving the reserve needs a biriba on the table (B5.2; V4: no).
+    reserve_needs_biriba: bool = True
+    #: Whether closing needs a biriba on the table (B6.1, Z4.2).
+    close_needs_biriba: bool = True
+    # --- scoring (B8, Z5) ---
+    #: Card values indexed by rank, 1 = ace .. 13 = king; index 0 is unused (B8.1, Z1.3).
+    card_values: tuple[int, ...] = _values(15, 10, 5, 10)
+    #: The joker's value (B8.1).
+    joker_value: int = 20
+    #: Bonus for a clean / dirty sequence biriba short of the full length (B8.3).
+    sequence_bonus: tuple[int, int] = (200, 100)
+    #: Bonus for a clean / dirty sequence of ``max_sequence`` cards, or ``None`` (B8.3).
+    full_sequence_bonus: tuple[int, int] | None = (1000, 500)
+    #: Bonus for a clean / dirty group biriba (B8.3; Z5.1: 1000 more than a sequence).
+    group_bonus: tuple[int, int] = (300, 150)
+    #: Bonus for a biriba made only of jokers, or ``None`` (Z5.1).
+    joker_biriba_bonus: int | None = None
+    #: The bonus suit's extra for a clean / dirty biriba, or ``None`` without kózi (V1).
+    bonus_suit_bonus: tuple[int, int] | None = None
+    #: Points for the team that closes (B8.5, Z5.1).
+    closing_bonus: int = 100
+    #: Penalty for a team that never received its reserve (B8.6, Z5.1).
+    reserve_penalty: int = 100
+    #: Penalty paid instead of the packet's cards when the receiver's next turn never came
+    #: (B8.7).
+    unactivated_reserve_penalty: int = 100
+    # --- the match (B9, Z5.2, V5) ---
+    #: The match target (B9.2: 5000; Z5.2: 2000).
+    target: int = attrs.field(default=5000, validator=_positive)
+    #: Whether a total must be strictly above the target to end the match (B9.2).
+    target_strict: bool = True
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise BiribaError("RuleSet.name must be a non-empty str")
+        if self.players % self.teams:
+            raise BiribaError(
+                f"RuleSet: {self.players} players do not split into {self.teams} equal teams"
+            )
+        if len(self.card_values) != 14:
+            raise BiribaError("RuleSet.card_values needs 14 entries (index 0 unused, 1..13)")
+        needed = self.players * self.hand_size + self.reserve_count * self.reserve_size
+        if needed + int(self.up_card) > self.pack_size:
+            raise BiribaError(
+                f"RuleSet {self.name!r}: a pack of {self.pack_size} cards cannot deal "
+                f"{needed + int(self.up_card)}"
+            )
+        if self.max_substitutes is not None and self.max_substitutes < 0:
+            raise BiribaError("RuleSet.max_substitutes must not be negative")
+        if not (self.ace_low or self.ace_high):
+            raise BiribaError("RuleSet: an ace must be able to stand low or high (B3.2)")
+
+    @property
+    def pack_size(self) -> int:
+        """Cards in the pack: 52 per deck plus the jokers (B1.2: 108)."""
+        return 52 * self.decks + self.jokers
+
+    @property
+    def players_per_team(self) -> int:
+        """Players in each team (2 in ``biriba``)."""
+        return self.players // self.teams
+
+    def team_of(self, seat: int) -> int:
+        """The team of ``seat``: ``seat % teams`` (B1.1)."""
+        return seat % self.teams
+
+    def value_of_rank(self, rank: int) -> int:
+        """The value of a natural card of ``rank`` (1 = ace .. 13 = king) (B8.1)."""
+        return self.card_values[rank]
+
+    def evolve(self, **changes: object) -> RuleSet:
+        """A copy with some fields changed: ``BIRIBA.evolve(name="mine", groups=False)``."""
+        return attrs.evolve(self, **changes)  # type: ignore[arg-type]
+
+    @staticmethod
+    def named(name: str) -> RuleSet:
+        """The preset called ``name`` (``"biriba"`` or ``"buraco"``, any case)."""
+        if not isinstance(name, str):
+            raise TypeError(f"RuleSet.named expects a str, got {type(name).__name__}")
+        try:
+            return _PRESETS[name.strip().lower()]
+        except KeyError:
+            known = ", ".join(sorted(_PRESETS))
+            raise BiribaError(f"no rule set named {name!r}; known: {known}") from None
+
+    @staticmethod
+    def preset_names() -> tuple[str, ...]:
+        """The names :meth:`named` knows."""
+        return tuple(sorted(_PRESETS))
+
+
+#: RULES.md part B: Biriba, pairs, without kózi. The default everywhere.
+BIRIBA: Final = RuleSet(name="biriba")
+
+#: RULES.md part Z: Buraco, four players in two pairs.
+BURACO: Final = RuleSet(
+    name="buraco",
+    jokers=2,  # Z1.2
+    up_card=False,  # Z2.1
+    first_turn_redraw=True,  # Z2.2
+    max_new_meld=6,  # Z3.2
+    max_substitutes=None,  # Z3.4
+    multi_substitute_biriba=False,  # Z3.4
+    high_ace_closes_meld=True,  # Z3.3
+    pile_restriction=PileRestriction.NO_TAKE_WITH_ONE_CARD,  # Z4.4
+    stock_exhausted=StockExhausted.RESERVE_BECOMES_STOCK,  # Z4.3
+    sequence_bonus=(200, 100),  # Z5.1
+    full_sequence_bonus=None,  # Z5.1
+    group_bonus=(1200, 1100),  # Z5.1: a canastra bonus plus 1000 for a group
+    joker_biriba_bonus=1000,  # Z5.1
+    target=2000,  # Z5.2
+    target_strict=False,  # Z5.2 "played to a target"
+)
+
+_PRESETS: Final = {r.name: r for r in (BIRIBA, BURACO)}

@@ -1,0 +1,372 @@
+"""Melds: validation, notation, extension and enumeration (B3, B8.1 to B8.3)."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from biriba import (
+    BIRIBA,
+    BURACO,
+    JOKER,
+    Card,
+    InvalidMeldError,
+    Meld,
+    MeldKind,
+    NotationError,
+    enumerate_melds,
+    full_pack,
+    parse_cards,
+)
+
+C = Card.parse
+
+
+def M(text: str) -> Meld:
+    return Meld.parse(text)
+
+
+def outcomes(meld: str, card: str) -> set[str]:
+    return {str(m) for m in M(meld).extensions(C(card))}
+
+
+def invalid(text: str, rule: str) -> None:
+    with pytest.raises(InvalidMeldError, match=rule.replace(".", r"\.")):
+        Meld.parse(text)
+
+
+# ---------------------------------------------------------------- B3.1
+def test_B3_1_new_meld_has_at_least_three_cards() -> None:
+    invalid("7H 7S", "B3.1")
+    invalid("7H", "B3.1")
+    assert len(M("7H 7S 7C")) == 3
+
+
+def test_B3_1_group_of_one_rank_with_free_suits_and_identical_copies() -> None:
+    group = M("7H 7H 7S")
+    assert group.kind is MeldKind.GROUP
+    assert group.rank == 7
+    assert str(group) == "7H 7H 7S"
+
+
+def test_B3_1_sequence_is_consecutive_ranks_of_one_suit() -> None:
+    seq = M("4S 5S 6S 7S")
+    assert seq.kind is MeldKind.SEQUENCE and seq.low == 4 and seq.high == 7
+    invalid("4S 5H 6S", "B3.1")  # two suits
+    invalid("4S 6S 7S", "B3.1")  # a gap with no substitute
+    invalid("6S 5S 4S", "B3.1")  # table order is low to high
+    invalid("4S 5S 7H", "B3.1")
+
+
+# ---------------------------------------------------------------- B3.2
+def test_B3_2_ace_low_or_high_never_both_no_wrap() -> None:
+    assert M("AH 2H 3H").low == 1
+    assert M("QH KH AH").high == 14
+    invalid("KH AH 2H", "B3.2")
+    invalid("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH", "B3.2")
+
+
+def test_B3_2_at_most_thirteen_cards() -> None:
+    full = M("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH")
+    assert len(full) == 13
+    assert full.extensions(C("AH")) == ()
+
+
+def test_B3_2_nothing_below_a_low_ace_or_above_a_high_ace() -> None:
+    invalid("JK AH 2H 3H", "B3.2")
+    invalid("QH KH AH JK", "B3.2")
+    assert outcomes("AH 2H 3H", "JK") == {"AH 2H 3H JK"}
+    assert outcomes("QH KH AH", "JK") == {"JK QH KH AH"}
+    assert outcomes("AH 2H 3H", "AH") == set()
+    assert outcomes("QH KH AH", "JH") == {"JH QH KH AH"}
+
+
+# ---------------------------------------------------------------- B3.3
+def test_B3_3_at_most_one_substitute() -> None:
+    invalid("5H JK 7H JK", "B3.3")
+    invalid("7H 7S JK 2C", "B3.3")
+    invalid("3H 2S 5H 2C", "B3.3")
+    assert outcomes("5H 6H JK", "2C") == set()
+    assert M("5H 6H JK").substitute is JOKER
+
+
+def test_B3_3_meld_always_has_two_naturals() -> None:
+    invalid("7H JK 2C", "B3.3")
+    with pytest.raises(InvalidMeldError):
+        Meld.parse("JK 2S 3H")
+
+
+# ---------------------------------------------------------------- B3.4
+def test_B3_4_substitute_stands_for_the_group_rank_or_one_sequence_rank() -> None:
+    group = M("9C 9D JK")
+    assert group.rank == 9 and group.substitute is JOKER
+    gap = M("3H 4H JK 6H")
+    assert gap.substitute_positions == (2,) and gap.low == 3
+    low_end = M("JK 3H 4H")
+    assert low_end.low == 2 and low_end.substitute_positions == (0,)
+    high_end = M("3H 4H JK")
+    assert high_end.high == 5
+
+
+# ---------------------------------------------------------------- B3.5
+def test_B3_5_no_groups_of_twos_or_jokers() -> None:
+    invalid("2C 2D 2H", "B3.5")
+    invalid("JK JK JK", "B3.5")
+    invalid("2S 2S 2D 2D", "B3.5")
+
+
+# ---------------------------------------------------------------- B3.6
+def test_B3_6_two_of_the_suit_at_rank_two_is_natural() -> None:
+    assert M("2H 3H 4H").is_clean
+    assert M("AH 2H 3H").is_clean
+    dirty = M("3H 4H 2H")
+    assert not dirty.is_clean and dirty.substitute == C("2H")
+    assert not M("2S 3H 4H").is_clean  # a two of another suit is a substitute
+    # 2H 2H 3H: the first two stands for the ace, the second is natural
+    both = M("2H 2H 3H")
+    assert both.substitute_positions == (0,) and both.low == 1
+
+
+def test_B3_6_a_two_in_a_group_is_a_substitute() -> None:
+    assert M("5H 5S 2H").substitute == C("2H")
+
+
+# ---------------------------------------------------------------- B3.7
+def test_B3_7_seven_cards_make_a_biriba_clean_or_dirty() -> None:
+    assert not M("3H 4H 5H 6H 7H 8H").is_biriba
+    clean = M("3H 4H 5H 6H 7H 8H 9H")
+    assert clean.is_biriba and clean.is_clean
+    dirty = M("3H 4H 5H JK 7H 8H 9H")
+    assert dirty.is_biriba and not dirty.is_clean
+    group = M("KC KC KD KH KS KS JK")
+    assert group.is_biriba and not group.is_clean
+
+
+# ---------------------------------------------------------------- B3.8
+def test_B3_8_melds_grow_only_by_adding_cards_never_split_or_joined() -> None:
+    meld = M("4C 5C 6C")
+    for card in (C("7C"), C("3C")):
+        (result,) = meld.extensions(card)
+        assert Counter(result.cards) == Counter(meld.cards) + Counter([card])
+        assert result.cards[0] == C("3C") or result.cards[:3] == meld.cards
+    # A card that does not belong cannot be added: nothing is split or rearranged.
+    assert meld.extensions(C("9C")) == ()
+    assert meld.extensions(C("5H")) == ()
+
+
+# ---------------------------------------------------------------- B3.9
+def test_B3_9_natural_displaces_substitute_to_either_end() -> None:
+    assert outcomes("4H 5H JK 7H", "6H") == {"JK 4H 5H 6H 7H", "4H 5H 6H 7H JK"}
+    assert outcomes("4H 5H 6H 7H JK", "8H") == {"JK 4H 5H 6H 7H 8H", "4H 5H 6H 7H 8H JK"}
+
+
+def test_B3_9_displaced_two_landing_at_rank_two_becomes_natural() -> None:
+    results = {str(m): m for m in M("2H 4H 5H").extensions(C("3H"))}
+    assert set(results) == {"2H 3H 4H 5H", "3H 4H 5H 2H"}
+    assert results["2H 3H 4H 5H"].is_clean
+    assert not results["3H 4H 5H 2H"].is_clean
+
+
+def test_B3_9_no_room_at_either_end_blocks_the_natural() -> None:
+    full = M("AH 2H 3H 4H 5H 6H JK 8H 9H TH JH QH KH")
+    assert full.extensions(C("7H")) == ()
+    # With room at one end only, the substitute goes there.
+    assert outcomes("AH 2H JK 4H", "3H") == {"AH 2H 3H 4H JK"}
+
+
+def test_B3_9_substitute_never_moves_otherwise() -> None:
+    assert outcomes("4H JK 6H", "7H") == {"4H JK 6H 7H"}
+    assert outcomes("4H JK 6H", "3H") == {"3H 4H JK 6H"}
+
+
+# ---------------------------------------------------------------- B3.10
+def test_B3_10_no_second_substitute_even_to_make_a_two_natural() -> None:
+    # 2H stands for 3H; a joker at the low end would make the two natural, but only by
+    # bringing in a second substitute.
+    assert outcomes("2H 4H 5H", "JK") == set()
+    assert outcomes("3H 4H 5H", "JK") == {"JK 3H 4H 5H", "3H 4H 5H JK"}
+    assert outcomes("7H 7S JK", "2D") == set()
+
+
+# ---------------------------------------------------------------- B3.11
+def test_B3_11_added_substitute_goes_low_or_high() -> None:
+    assert outcomes("5D 6D 7D", "JK") == {"JK 5D 6D 7D", "5D 6D 7D JK"}
+    assert outcomes("AD 2D 3D", "2S") == {"AD 2D 3D 2S"}
+    assert outcomes("QD KD AD", "2S") == {"2S QD KD AD"}
+    assert outcomes("8C 8D 8H", "JK") == {"8C 8D 8H JK"}
+
+
+# ---------------------------------------------------------------- B3.12
+def test_B3_12_each_place_of_one_card_is_a_different_addition() -> None:
+    assert outcomes("2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS", "AS") == {
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+    }
+    assert outcomes("3H 4H 5H", "2H") == {"2H 3H 4H 5H", "3H 4H 5H 2H"}
+    assert outcomes("3H 4H JK", "2H") == {"2H 3H 4H JK"}
+    assert outcomes("7H 7S 7C", "7D") == {"7C 7D 7H 7S"}
+
+
+# ---------------------------------------------------------------- B8
+def test_B8_1_card_values_in_melds() -> None:
+    assert M("AH 2H 3H").points == 30
+    assert M("8S 9S TS JS QS KS").points == 60
+    assert M("5C 5D JK").points == 30
+
+
+def test_B8_2_substitute_counts_its_own_value() -> None:
+    assert M("5C 5D JK").points == 5 + 5 + 20
+    assert M("5C 5D 2S").points == 5 + 5 + 10
+    assert M("3H 4H 2H").points == 20
+
+
+def test_B8_3_biriba_bonuses() -> None:
+    assert M("3H 4H 5H 6H 7H 8H 9H").bonus == 200
+    assert M("3H 4H 5H JK 7H 8H 9H").bonus == 100
+    assert M("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH").bonus == 1000
+    assert M("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH JK").bonus == 500
+    assert M("KC KC KD KH KS KS KD").bonus == 300
+    assert M("KC KC KD KH KS KS JK").bonus == 150
+    assert M("3H 4H 5H 6H 7H 8H").bonus == 0
+
+
+def test_B8_8_worked_example_bonus_and_card_values() -> None:
+    meld = M("3H 4H 5H 6H 7H 8H")
+    (result,) = meld.extensions(C("9H"))
+    assert result.is_biriba and result.is_clean
+    assert result.bonus == 200 and result.points == 45
+
+
+# ---------------------------------------------------------------- notation and errors
+def test_group_canonical_order_naturals_by_suit_then_substitute() -> None:
+    assert str(M("7S JK 7H 7C")) == "7C 7H 7S JK"
+    assert M("7S JK 7H") == M("JK 7H 7S")
+    assert hash(M("7S JK 7H")) == hash(M("JK 7H 7S"))
+
+
+def test_meld_errors_and_types() -> None:
+    with pytest.raises(NotationError):
+        Meld.parse("3H 4H 5X")
+    with pytest.raises(TypeError):
+        Meld.parse(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Meld.from_cards("3H 4H 5H")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Meld.from_cards([C("3H")], rules="biriba")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        M("3H 4H 5H").extensions("6H")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Meld()
+    invalid("3H 3H 3H 3H", "B1.2")
+    meld = M("3H 4H 5H")
+    with pytest.raises(AttributeError):
+        meld.cards = ()
+
+
+def test_buraco_rules_in_melds() -> None:
+    # Z3.4: more than one substitute is allowed, but such a meld is never a canastra.
+    many = Meld.parse("3H JK 5H JK 7H 8H 9H", BURACO)
+    assert not many.is_biriba
+    # Z3.3: a sequence ending with an ace is closed; one starting with an ace grows.
+    assert Meld.parse("QH KH AH", BURACO).extensions(C("JH")) == ()
+    assert len(Meld.parse("AH 2H 3H", BURACO).extensions(C("4H"))) == 1
+
+
+# ---------------------------------------------------------------- properties
+PACK = full_pack()
+
+
+@st.composite
+def hands(draw: st.DrawFn, max_size: int) -> tuple[Card, ...]:
+    indices = draw(
+        st.lists(st.integers(0, len(PACK) - 1), unique=True, min_size=0, max_size=max_size)
+    )
+    return tuple(PACK[i] for i in indices)
+
+
+def brute_force_melds(hand: tuple[Card, ...]) -> set[Meld]:
+    found: set[Meld] = set()
+    for size in range(3, len(hand) + 1):
+        for combo in set(itertools.combinations(sorted(hand), size)):
+            for order in set(itertools.permutations(combo)):
+                with contextlib.suppress(InvalidMeldError):
+                    found.add(Meld.from_cards(order))
+    return found
+
+
+@given(hands(max_size=6))
+def test_enumerator_agrees_with_brute_force(hand: tuple[Card, ...]) -> None:
+    listed = enumerate_melds(hand)
+    assert len(listed) == len(set(listed))
+    assert set(listed) == brute_force_melds(hand)
+
+
+@given(st.sampled_from(["3H 4H 5H", "AD 2D 3D", "JK 5S 6S", "9C 9C 2D"]), hands(max_size=4))
+def test_enumerator_agrees_with_brute_force_around_a_meld(
+    base: str, extra: tuple[Card, ...]
+) -> None:
+    hand = parse_cards(base) + extra
+    if any(Counter(hand)[c] > (4 if c.is_joker else 2) for c in hand):
+        return
+    listed = enumerate_melds(hand)
+    assert len(listed) == len(set(listed))
+    assert set(listed) == brute_force_melds(hand)
+
+
+def test_enumerator_on_a_large_hand_lists_valid_distinct_melds() -> None:
+    hand = PACK[:26] + PACK[52:60] + PACK[104:108]
+    listed = enumerate_melds(hand)
+    assert len(listed) == len(set(listed))
+    for meld in listed:
+        assert Meld.from_cards(meld.cards) == meld
+        assert not Counter(meld.cards) - Counter(hand)
+
+
+@st.composite
+def melds(draw: st.DrawFn) -> Meld:
+    hand = draw(hands(max_size=9))
+    options = enumerate_melds(hand)
+    if not options:
+        return M("3H 4H 5H")
+    return draw(st.sampled_from(options))
+
+
+@given(melds())
+def test_meld_str_round_trips(meld: Meld) -> None:
+    assert Meld.parse(str(meld)) == meld
+    assert str(Meld.parse(str(meld))) == str(meld)
+
+
+@given(melds(), st.sampled_from([Card.from_index(i) for i in range(53)]))
+def test_every_extension_validates_and_holds_old_cards_plus_one(meld: Meld, card: Card) -> None:
+    results = meld.extensions(card)
+    assert len(results) == len(set(results))
+    for result in results:
+        assert Meld.from_cards(result.cards) == result
+        assert Counter(result.cards) == Counter(meld.cards) + Counter([card])
+        assert result.kind is meld.kind
+        assert len(result.substitutes) <= 1
+
+
+@given(st.text(alphabet="23456789TJQKAHDSCjk *10♥♠ ", max_size=30))
+def test_random_text_never_crashes_meld_parse(text: str) -> None:
+    try:
+        meld = Meld.parse(text)
+    except (NotationError, InvalidMeldError):
+        return
+    assert isinstance(meld, Meld)
+
+
+@given(st.text(max_size=20))
+def test_arbitrary_text_never_crashes_meld_parse(text: str) -> None:
+    with contextlib.suppress(NotationError, InvalidMeldError):
+        Meld.parse(text)
+
+
+def test_biriba_rules_are_default() -> None:
+    assert M("3H 4H 5H").rules is BIRIBA
