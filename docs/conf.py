@@ -10,14 +10,11 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "sphinx.ext.napoleon",
-    "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "show-inheritance": True}
-intersphinx_mapping = {"python": ("https://docs.python.org/3", None)}
-intersphinx_disabled_reftypes = ["*"]
 nitpicky = False
 exclude_patterns = ["_build"]
 
