@@ -9,6 +9,7 @@ Cards, rule sets and melds::
 """
 
 from biriba.cards import JOKER, Card, Rank, Suit, format_cards, full_pack, parse_cards
+from biriba.deal import Deal, Phase, team_of
 from biriba.errors import (
     AmbiguousMoveError,
     BiribaError,
@@ -18,7 +19,9 @@ from biriba.errors import (
     NotationError,
 )
 from biriba.melds import Meld, MeldKind, enumerate_melds
+from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import BIRIBA, BURACO, PileRestriction, RuleSet, StockExhausted
+from biriba.scoring import DealScore, TeamScore, score_team
 
 __version__ = "0.1.0.dev0"
 
@@ -26,23 +29,36 @@ __all__ = [
     "BIRIBA",
     "BURACO",
     "JOKER",
+    "AddToMeld",
     "AmbiguousMoveError",
     "BiribaError",
     "Card",
+    "Deal",
+    "DealScore",
+    "Discard",
+    "DrawStock",
     "IllegalMoveError",
     "InvalidMeldError",
     "InvalidPositionError",
+    "LayMeld",
     "Meld",
     "MeldKind",
+    "Move",
     "NotationError",
+    "Pass",
+    "Phase",
     "PileRestriction",
     "Rank",
     "RuleSet",
     "StockExhausted",
     "Suit",
+    "TakeDiscard",
+    "TeamScore",
     "__version__",
     "enumerate_melds",
     "format_cards",
     "full_pack",
     "parse_cards",
+    "score_team",
+    "team_of",
 ]

@@ -1,0 +1,201 @@
+"""Moves: the small immutable steps a turn is made of (B4.1).
+
+A turn is a draw (:class:`DrawStock`) or a take of the whole pile (:class:`TakeDiscard`),
+or, with the stock empty, a :class:`Pass`; then any number of :class:`LayMeld` and
+:class:`AddToMeld`; then a :class:`Discard`. Every move has a text form that
+:meth:`Move.parse` reads back without needing a position::
+
+    >>> str(Move.parse("discard 7h"))
+    'discard 7H'
+    >>> Move.parse("add 0 5H -> 4H 5H 6H 7H JK").result
+    Meld.parse('4H 5H 6H 7H JK')
+    >>> Move.parse("meld 3H 4H JK") == LayMeld(Meld.parse("3H 4H JK"))
+    True
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from biriba.cards import Card
+from biriba.errors import NotationError
+from biriba.melds import Meld
+from biriba.rules import BIRIBA, RuleSet
+
+__all__ = [
+    "AddToMeld",
+    "Discard",
+    "DrawStock",
+    "LayMeld",
+    "Move",
+    "Pass",
+    "TakeDiscard",
+]
+
+
+@attrs.frozen(repr=False)
+class Move:
+    """Base class of every move; build one from text with :meth:`Move.parse`."""
+
+    keyword: ClassVar[str] = ""
+
+    @staticmethod
+    def parse(text: str, rules: RuleSet = BIRIBA) -> Move:
+        """Read a move: ``draw``, ``take``, ``pass``, ``discard 7H``, ``meld 3H 4H JK``,
+        ``add 0 5H`` or ``add 0 5H -> 4H 5H 6H 7H JK``.
+
+        Raises :class:`~biriba.NotationError` on text that is not a move, and
+        :class:`~biriba.InvalidMeldError` when the cards of ``meld`` or of the result
+        after ``->`` do not form a meld.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"Move.parse expects a str, got {type(text).__name__}")
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        words = text.split()
+        if not words:
+            raise NotationError("'' is not a move: write draw, take, pass, discard, meld or add")
+        head = words[0].lower()
+        rest = words[1:]
+        if head in _BARE:
+            if rest:
+                raise NotationError(f"{text!r} is not a move: {head!r} takes nothing after it")
+            return _BARE[head]
+        if head == "discard":
+            if len(rest) != 1:
+                raise NotationError(f"{text!r} is not a move: write 'discard' and one card")
+            return Discard(Card.parse(rest[0]))
+        if head == "meld":
+            if not rest:
+                raise NotationError(f"{text!r} is not a move: write 'meld' and its cards")
+            return LayMeld(Meld.parse(" ".join(rest), rules))
+        if head == "add":
+            return _parse_add(text, rest, rules)
+        raise NotationError(
+            f"{text!r} is not a move: it starts with {words[0]!r}; write draw, take, pass, "
+            f"discard, meld or add"
+        )
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+@attrs.frozen(repr=False)
+class DrawStock(Move):
+    """Draw the top card of the stock (B4.1). Text: ``draw``."""
+
+    keyword: ClassVar[str] = "draw"
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@attrs.frozen(repr=False)
+class TakeDiscard(Move):
+    """Take the whole discard pile into the hand (B4.1, B4.2). Text: ``take``."""
+
+    keyword: ClassVar[str] = "take"
+
+    def __str__(self) -> str:
+        return "take"
+
+
+@attrs.frozen(repr=False)
+class Pass(Move):
+    """Pass, with the stock empty: no meld, no discard (B4.4). Text: ``pass``."""
+
+    keyword: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+def _check_meld(instance: object, attribute: attrs.Attribute[Meld], value: Meld) -> None:
+    if not isinstance(value, Meld):
+        raise TypeError(f"{attribute.name} must be a Meld, got {type(value).__name__}")
+
+
+def _check_card(instance: object, attribute: attrs.Attribute[Card], value: Card) -> None:
+    if not isinstance(value, Card):
+        raise TypeError(f"{attribute.name} must be a Card, got {type(value).__name__}")
+
+
+def _check_index(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{attribute.name} must be an int, got {type(value).__name__}")
+    if value < 0:
+        raise NotationError(f"a meld index is 0 or more, got {value}")
+
+
+def _check_result(instance: object, attribute: attrs.Attribute[Meld | None], value: object) -> None:
+    if value is not None and not isinstance(value, Meld):
+        raise TypeError(f"result must be a Meld or None, got {type(value).__name__}")
+
+
+@attrs.frozen(repr=False)
+class LayMeld(Move):
+    """Lay a new meld from the hand (B3.1, B4.1). Text: ``meld 3H 4H JK``."""
+
+    keyword: ClassVar[str] = "meld"
+    #: The meld laid.
+    meld: Meld = attrs.field(validator=_check_meld)
+
+    def __str__(self) -> str:
+        return f"meld {self.meld}"
+
+
+@attrs.frozen(repr=False)
+class AddToMeld(Move):
+    """Add one card to one of the partnership's melds (B3.8, B3.12).
+
+    ``index`` is the meld's place in ``deal.melds(team)``. Where the card has a choice of
+    places (B3.9 to B3.12), ``result`` is the meld it makes; otherwise it is ``None``.
+    Text: ``add 0 5H`` or ``add 0 5H -> 4H 5H 6H 7H JK``.
+    """
+
+    keyword: ClassVar[str] = "add"
+    #: The meld's index in ``deal.melds(team)``.
+    index: int = attrs.field(validator=_check_index)
+    #: The card added.
+    card: Card = attrs.field(validator=_check_card)
+    #: The resulting meld where the card has a choice, else ``None``.
+    result: Meld | None = attrs.field(default=None, validator=_check_result)
+
+    def __str__(self) -> str:
+        if self.result is None:
+            return f"add {self.index} {self.card}"
+        return f"add {self.index} {self.card} -> {self.result}"
+
+
+@attrs.frozen(repr=False)
+class Discard(Move):
+    """Discard one card face up, ending the turn (B4.1). Text: ``discard 7H``."""
+
+    keyword: ClassVar[str] = "discard"
+    #: The card discarded.
+    card: Card = attrs.field(validator=_check_card)
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+_BARE: dict[str, Move] = {"draw": DrawStock(), "take": TakeDiscard(), "pass": Pass()}
+
+
+def _parse_add(text: str, rest: list[str], rules: RuleSet) -> AddToMeld:
+    result: Meld | None = None
+    if "->" in rest:
+        cut = rest.index("->")
+        after = rest[cut + 1 :]
+        rest = rest[:cut]
+        if not after:
+            raise NotationError(f"{text!r} is not a move: write the resulting meld after '->'")
+        result = Meld.parse(" ".join(after), rules)
+    if len(rest) != 2 or not rest[0].isdigit():
+        raise NotationError(
+            f"{text!r} is not a move: write 'add', the meld's index and one card, "
+            f"as in 'add 0 5H' or 'add 0 5H -> 4H 5H 6H 7H JK'"
+        )
+    return AddToMeld(int(rest[0]), Card.parse(rest[1]), result)

@@ -1,0 +1,112 @@
+"""Scoring a deal (B8): :class:`TeamScore`, :class:`DealScore` and :func:`score_team`.
+
+``deal.score()`` builds these from a deal; :func:`score_team` scores one team from plain
+facts for programs that keep their own table::
+
+    >>> from biriba import Meld, parse_cards
+    >>> s = score_team(
+    ...     [Meld.parse("3H 4H 5H 6H 7H 8H 9H")], parse_cards("KS 4C"),
+    ...     reserve_received=True, closed=True,
+    ... )
+    >>> s.melded, s.bonuses, s.hands, s.closing, s.reserve, s.total
+    (45, 200, -15, 100, 0, 330)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from biriba.cards import Card
+from biriba.melds import Meld
+from biriba.rules import BIRIBA, RuleSet
+
+__all__ = ["DealScore", "TeamScore", "score_team"]
+
+
+@attrs.frozen
+class TeamScore:
+    """One team's score for a deal, part by part (B8.2 to B8.7).
+
+    Penalties are negative: ``hands <= 0`` and ``reserve <= 0``.
+    """
+
+    #: B8.2: the values of every card in the team's melds.
+    melded: int
+    #: B8.3: the biriba bonuses.
+    bonuses: int
+    #: B8.4: minus the values of the cards left in the partners' hands.
+    hands: int
+    #: B8.5: the closing bonus, for the team that closed.
+    closing: int
+    #: B8.6, B8.7: minus the penalty for a reserve never received, or received by the
+    #: final discard and never activated.
+    reserve: int
+
+    @property
+    def total(self) -> int:
+        """The sum of the parts."""
+        return self.melded + self.bonuses + self.hands + self.closing + self.reserve
+
+
+@attrs.frozen
+class DealScore:
+    """The score of a deal: one :class:`TeamScore` per team, in team order."""
+
+    #: The teams' scores; ``teams[t]`` is team ``t``.
+    teams: tuple[TeamScore, ...]
+    #: Whether the deal is over (the score is final).
+    final: bool = False
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each team's total."""
+        return tuple(t.total for t in self.teams)
+
+
+def _card_value(card: Card, rules: RuleSet) -> int:
+    return rules.joker_value if card.rank is None else rules.card_values[card.rank]
+
+
+def score_team(
+    melds: Iterable[Meld],
+    hands: Iterable[Card],
+    *,
+    reserve_received: bool,
+    reserve_unactivated: bool = False,
+    closed: bool = False,
+    rules: RuleSet = BIRIBA,
+) -> TeamScore:
+    """Score one team from its melds and the cards left in its players' hands (B8).
+
+    ``reserve_received`` says whether the team received its reserve (B8.6);
+    ``reserve_unactivated`` that it received it by a final discard and the deal ended
+    before the receiver's next turn (B8.7): leave that packet's cards out of ``hands``,
+    the 100 replaces them. ``closed`` gives the closing bonus (B8.5).
+    """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    melded = bonuses = 0
+    for meld in melds:
+        if not isinstance(meld, Meld):
+            raise TypeError(f"score_team expects melds, got {type(meld).__name__}")
+        melded += meld.points
+        bonuses += meld.bonus
+    left = 0
+    for card in hands:
+        if not isinstance(card, Card):
+            raise TypeError(f"score_team expects cards in hands, got {type(card).__name__}")
+        left += _card_value(card, rules)
+    reserve = 0
+    if not reserve_received:
+        reserve = -rules.reserve_penalty
+    elif reserve_unactivated:
+        reserve = -rules.unactivated_reserve_penalty
+    return TeamScore(
+        melded=melded,
+        bonuses=bonuses,
+        hands=-left,
+        closing=rules.closing_bonus if closed else 0,
+        reserve=reserve,
+    )
