@@ -171,8 +171,8 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
     seen.update(pile)
     for packet in packets:
         seen.update(packet)
-    for team_melds in melds:
-        for meld in team_melds:
+    for laid in melds:
+        for meld in laid:
             seen.update(meld.cards)
     pack = Counter(full_pack(rules))
     if seen != pack:
