@@ -1,0 +1,87 @@
+"""Building explicit positions for rule tests."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from biriba import BIRIBA, Card, Deal, RuleSet, full_pack, parse_cards
+
+
+def position(
+    *,
+    hands: dict[int, str] | None = None,
+    melds: tuple[list[str], list[str]] = ([], []),
+    discard: str = "",
+    to_move: int | None = 0,
+    phase: str = "play",
+    stock: str | None = None,
+    stock_size: int | None = None,
+    received: tuple[bool, bool] = (False, False),
+    passes: int = 0,
+    pile_card: str | None = None,
+    unactivated: tuple[int | None, int | None] = (None, None),
+    closed_by: int | None = None,
+    dealer: int = 3,
+    rules: RuleSet = BIRIBA,
+) -> dict[str, Any]:
+    """A position dict: the cards named go where they are named, the rest of the pack
+    fills the reserves not yet received, then the other hands (to 11 cards, or to what is
+    left), then the stock (``stock_size`` cards of it at most; the rest tops up hands)."""
+    hands = hands or {}
+    used: Counter[Card] = Counter()
+    hand_cards = {s: list(parse_cards(h)) for s, h in hands.items()}
+    for cards in hand_cards.values():
+        used.update(cards)
+    for team in melds:
+        for text in team:
+            used.update(parse_cards(text))
+    pile = list(parse_cards(discard))
+    used.update(pile)
+    explicit_stock = list(parse_cards(stock)) if stock is not None else None
+    if explicit_stock is not None:
+        used.update(explicit_stock)
+    rest = list((Counter(full_pack(rules)) - used).elements())
+    rest.sort()
+    packets = []
+    for _ in range(rules.reserve_count - sum(received)):
+        packets.append(rest[: rules.reserve_size])
+        rest = rest[rules.reserve_size :]
+    if explicit_stock is None:
+        if stock_size is None:
+            stock_size = max(0, len(rest) - 11 * (rules.players - len(hands)))
+        explicit_stock = rest[:stock_size]
+        rest = rest[stock_size:]
+    others = [s for s in range(rules.players) if s not in hand_cards]
+    for i, seat in enumerate(others):
+        share = len(rest) // (len(others) - i)
+        hand_cards[seat] = rest[:share]
+        rest = rest[share:]
+    if rest:
+        explicit_stock = explicit_stock + rest
+    return {
+        "rules": rules.name,
+        "dealer": dealer,
+        "to_move": to_move,
+        "phase": phase,
+        "hands": [[str(c) for c in hand_cards[s]] for s in range(rules.players)],
+        "stock": [str(c) for c in explicit_stock],
+        "discard": [str(c) for c in pile],
+        "reserves": [[str(c) for c in p] for p in packets],
+        "melds": [list(melds[0]), list(melds[1])],
+        "reserve_received": list(received),
+        "passes": passes,
+        "pile_card": pile_card,
+        "unactivated": list(unactivated),
+        "closed_by": closed_by,
+    }
+
+
+def deal_at(**kwargs: Any) -> Deal:
+    """``Deal.from_dict(position(**kwargs))``."""
+    return Deal.from_dict(position(**kwargs))
+
+
+def texts(deal: Deal) -> set[str]:
+    """The legal moves as text."""
+    return {str(m) for m in deal.legal_moves()}
