@@ -94,7 +94,8 @@ def test_B4_1_draw_then_meld_then_discard() -> None:
     rejects(deal, "draw", "B4.1")
     deal.play("meld 3C 4C 5C")
     deal.play("discard KS")
-    assert deal.to_move == 1 and deal.phase is Phase.DRAW
+    assert deal.to_move == 1
+    assert deal.to_dict()["phase"] == "draw"
     assert deal.discard_pile[-1] == C("KS")
 
 
