@@ -1,0 +1,166 @@
+"""Random playouts under hypothesis, checking the engine's invariants after every move."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from biriba import (
+    AddToMeld,
+    Card,
+    Deal,
+    Discard,
+    DrawStock,
+    InvalidMeldError,
+    LayMeld,
+    Meld,
+    Move,
+    Pass,
+    Phase,
+    TakeDiscard,
+    full_pack,
+)
+
+PACK = Counter(full_pack())
+ALL_CARDS = [Card.from_index(i) for i in range(53)]
+
+
+def all_cards(deal: Deal) -> Counter[Card]:
+    seen: Counter[Card] = Counter()
+    for seat in range(4):
+        seen.update(deal.hand(seat))
+    seen.update(deal.stock)
+    seen.update(deal.discard_pile)
+    for packet in deal.reserves:
+        seen.update(packet)
+    for team in range(2):
+        for meld in deal.melds(team):
+            seen.update(meld.cards)
+    return seen
+
+
+def candidate_moves(deal: Deal, rng: random.Random) -> list[Move]:
+    """Moves of every kind, most of them illegal, in the forms legal_moves would use."""
+    out: list[Move] = [DrawStock(), TakeDiscard(), Pass()]
+    out += [Discard(c) for c in ALL_CARDS]
+    if deal.to_move is None:
+        return out
+    team = deal.to_move % 2
+    hand = list(deal.hand(deal.to_move))
+    melds = deal.melds(team)
+    for index in range(len(melds) + 1):
+        for card in set(hand) | {rng.choice(ALL_CARDS)}:
+            if index < len(melds):
+                results = melds[index].extensions(card)
+                if len(results) > 1:
+                    out += [AddToMeld(index, card, r) for r in results]
+                    continue
+            out.append(AddToMeld(index, card))
+    for _ in range(20):
+        if len(hand) < 3:
+            break
+        cards = rng.sample(hand, rng.randint(3, min(6, len(hand))))
+        try:
+            out.append(LayMeld(Meld.from_cards(cards)))
+        except InvalidMeldError:
+            pass
+    return out
+
+
+def check_position(deal: Deal, rng: random.Random, deep: bool) -> None:
+    assert all_cards(deal) == PACK  # every card exactly once
+    moves = deal.legal_moves()
+    assert len(moves) == len(set(moves))
+    assert (len(moves) == 0) == deal.is_over
+    legal = set(moves)
+    for move in candidate_moves(deal, rng):
+        assert deal.is_legal(move) == (move in legal), str(move)
+    for move in moves:
+        assert deal.is_legal(str(move))
+        assert Move.parse(str(move), deal.rules) == move
+    data = deal.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    again = Deal.from_dict(data)
+    assert again.to_dict() == data
+    assert again.legal_moves() == moves
+    if deep:
+        # Two different moves never lead to the same position.
+        outcomes = set()
+        for move in moves:
+            child = deal.copy()
+            child.play(move)
+            outcomes.add(json.dumps(child.to_dict(), sort_keys=True))
+        assert len(outcomes) == len(moves)
+
+
+@settings(max_examples=30)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+def test_random_playout_invariants(seed: int, choices: int) -> None:
+    deal = Deal.new(seed=seed, dealer=seed % 4)
+    rng = random.Random(choices)
+    ply = 0
+    while not deal.is_over:
+        check_position(deal, rng, deep=ply % 15 == 0)
+        before = deal.to_dict()
+        move = rng.choice(deal.legal_moves())
+        deal.play(move)
+        assert deal.history[-1] == move
+        assert deal.undo() == move
+        assert deal.to_dict() == before
+        deal.play(move)
+        ply += 1
+    check_position(deal, rng, deep=True)
+    score = deal.score()
+    assert score.final
+    for team in score.teams:
+        assert team.hands <= 0 and team.reserve <= 0
+        assert team.total == team.melded + team.bonuses + team.hands + team.closing + team.reserve
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**32 - 1))
+def test_undo_all_the_way_restores_the_deal(seed: int) -> None:
+    deal = Deal.new(seed=seed)
+    start = deal.to_dict()
+    rng = random.Random(seed)
+    snapshots = []
+    while not deal.is_over:
+        snapshots.append(deal.to_dict())
+        deal.play(rng.choice(deal.legal_moves()))
+    copy = deal.copy()
+    while deal.history:
+        deal.undo()
+        assert deal.to_dict() == snapshots.pop()
+    assert deal.to_dict() == start
+    assert copy.is_over  # the copy is independent of the undone original
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**32 - 1))
+def test_a_copy_is_independent(seed: int) -> None:
+    deal = Deal.new(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(40):
+        deal.play(rng.choice(deal.legal_moves()))
+    twin = deal.copy()
+    before = twin.to_dict()
+    while not deal.is_over:
+        deal.play(rng.choice(deal.legal_moves()))
+    assert twin.to_dict() == before
+    assert twin.history == deal.history[: len(twin.history)]
+
+
+def test_every_deal_of_a_few_hundred_seeds_ends() -> None:
+    for seed in range(40):
+        deal = Deal.new(seed=seed, dealer=seed % 4)
+        rng = random.Random(seed)
+        for _ in range(2000):
+            if deal.is_over:
+                break
+            deal.play(rng.choice(deal.legal_moves()))
+        assert deal.is_over
+        assert deal.phase is Phase.OVER

@@ -1,0 +1,186 @@
+"""Positions: to_dict / from_dict, their checks, and bad input everywhere."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from biriba import (
+    BURACO,
+    BiribaError,
+    Deal,
+    IllegalMoveError,
+    InvalidPositionError,
+    NotationError,
+    Phase,
+    team_of,
+)
+
+from .helpers import deal_at, position
+
+
+def mid_turn_deal() -> Deal:
+    deal = Deal.new(seed=3)
+    rng = random.Random(3)
+    while deal.phase is not Phase.PLAY or len(deal.history) < 30:
+        deal.play(rng.choice(deal.legal_moves()))
+    return deal
+
+
+def test_position_has_the_fixed_keys() -> None:
+    data = Deal.new(seed=1).to_dict()
+    for key in (
+        "rules",
+        "dealer",
+        "to_move",
+        "phase",
+        "hands",
+        "stock",
+        "discard",
+        "reserves",
+        "melds",
+        "reserve_received",
+        "passes",
+        "pile_card",
+        "unactivated",
+        "closed_by",
+    ):
+        assert key in data
+    assert data["rules"] == "biriba" and data["phase"] == "draw"
+    assert data["unactivated"] == [None, None] and data["closed_by"] is None
+
+
+def test_round_trip_in_the_middle_of_a_turn_keeps_the_pile_card() -> None:
+    deal = deal_at(hands={0: "9D KS 5C"}, phase="draw", discard="KS")
+    deal.play("take")
+    data = json.loads(json.dumps(deal.to_dict()))
+    assert data["pile_card"] == "KS"
+    again = Deal.from_dict(data)
+    assert not again.is_legal("discard KS")
+    assert again.legal_moves() == deal.legal_moves()
+
+
+def test_optional_keys_default() -> None:
+    data = position(hands={0: "9D KS 5C"}, phase="draw")
+    for key in ("pile_card", "unactivated", "closed_by"):
+        del data[key]
+    deal = Deal.from_dict(data)
+    assert deal.pile_card is None and deal.closed_by is None
+
+
+def test_same_future_after_a_round_trip() -> None:
+    deal = mid_turn_deal()
+    again = Deal.from_dict(deal.to_dict())
+    rng1, rng2 = random.Random(9), random.Random(9)
+    while not deal.is_over:
+        move = rng1.choice(deal.legal_moves())
+        assert rng2.choice(again.legal_moves()) == move
+        deal.play(move)
+        again.play(move)
+    assert again.score() == deal.score()
+
+
+def broken(change: Any) -> dict[str, Any]:
+    data = Deal.new(seed=1).to_dict()
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("hands"), "missing key"),
+        (lambda d: d.update(rules="chess"), "no rule set named"),
+        (lambda d: d.update(dealer=4), "dealer is 4, out of range"),
+        (lambda d: d.update(to_move=None), "to_move is null exactly"),
+        (lambda d: d.update(phase="lunch"), "phase must be"),
+        (lambda d: d["hands"][0].append("7H"), "too many 7H"),
+        (lambda d: d["hands"][0].pop(), "missing"),
+        (lambda d: d["hands"][0].__setitem__(0, "7X"), "hands\\[0\\]\\[0\\]"),
+        (lambda d: d["hands"][0].__setitem__(0, 7), "a card is written as a string"),
+        (lambda d: d.update(hands=d["hands"][:3]), "hands must have 4 entries"),
+        (lambda d: d["melds"][0].append("3H 4H JK JK"), "B3.3"),
+        (lambda d: d.update(reserve_received=[True, False]), "reserve packet"),
+        (lambda d: d.update(passes=2), "passes happen only with the stock empty"),
+        (lambda d: d.update(pile_card="7H"), "pile_card is set only in the play phase"),
+        (lambda d: d.update(closed_by=1), "closed_by is set but the deal is not over"),
+        (lambda d: d.update(unactivated=[1, None]), "not in team 0"),
+        (lambda d: d["reserves"][0].pop(), "reserves\\[0\\] has 10 cards"),
+        (lambda d: d.update(phase="over", to_move=None), "needs pass_limit passes"),
+        (lambda d: d.update(reserve_received="no"), "must be a list"),
+    ],
+)
+def test_from_dict_refuses_bad_positions(change: Any, message: str) -> None:
+    with pytest.raises(InvalidPositionError, match=message):
+        Deal.from_dict(broken(change))
+
+
+def test_from_dict_refuses_a_position_with_no_legal_move() -> None:
+    data = position(hands={0: "KS"}, phase="play")
+    with pytest.raises(InvalidPositionError, match="B4.5"):
+        Deal.from_dict(data)
+
+
+def test_from_dict_types() -> None:
+    with pytest.raises(TypeError):
+        Deal.from_dict("{}")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Deal.from_dict(Deal.new(seed=1).to_dict(), rules="biriba")  # type: ignore[arg-type]
+
+
+def test_from_dict_does_not_change_its_input() -> None:
+    data = Deal.new(seed=2).to_dict()
+    kept = copy.deepcopy(data)
+    Deal.from_dict(data)
+    assert data == kept
+
+
+def test_bad_input_to_the_deal() -> None:
+    deal = Deal.new(seed=1)
+    before = deal.to_dict()
+    with pytest.raises(TypeError):
+        deal.play(42)  # type: ignore[arg-type]
+    with pytest.raises(NotationError):
+        deal.play("jump")
+    with pytest.raises(IllegalMoveError, match="meld 5H JK 7H JK"):
+        deal.play("meld 5H JK 7H JK")
+    with pytest.raises(TypeError):
+        deal.hand("0")  # type: ignore[arg-type]
+    with pytest.raises(BiribaError, match="seat 4 is out of range"):
+        deal.hand(4)
+    with pytest.raises(BiribaError, match="team 2 is out of range"):
+        deal.melds(2)
+    with pytest.raises(BiribaError, match="nothing to undo"):
+        deal.undo()
+    with pytest.raises(TypeError):
+        Deal.new(seed=1.5)  # type: ignore[arg-type]
+    with pytest.raises(BiribaError, match="seat 9"):
+        Deal.new(dealer=9)
+    with pytest.raises(TypeError):
+        Deal()
+    assert deal.to_dict() == before
+    assert not deal.is_legal("discard 7H")
+
+
+def test_buraco_deals_are_refused_until_the_engine_supports_them() -> None:
+    with pytest.raises(BiribaError, match="Z2.2"):
+        Deal.new(BURACO)
+
+
+def test_team_of() -> None:
+    assert [team_of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert Deal.new(seed=1).team_of(3) == 1
+    with pytest.raises(BiribaError):
+        team_of(4)
+
+
+def test_over_deal_refuses_every_move() -> None:
+    deal = deal_at(hands={0: "5C"}, phase="draw", stock="", passes=3)
+    deal.play("pass")
+    with pytest.raises(IllegalMoveError, match="B7.1"):
+        deal.play("pass")
+    assert Deal.from_dict(deal.to_dict()).is_over
