@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
@@ -64,10 +65,8 @@ def candidate_moves(deal: Deal, rng: random.Random) -> list[Move]:
         if len(hand) < 3:
             break
         cards = rng.sample(hand, rng.randint(3, min(6, len(hand))))
-        try:
+        with contextlib.suppress(InvalidMeldError):
             out.append(LayMeld(Meld.from_cards(cards)))
-        except InvalidMeldError:
-            pass
     return out
 
 

@@ -121,7 +121,7 @@ def test_from_dict_refuses_bad_positions(change: Any, message: str) -> None:
 
 def test_from_dict_refuses_a_position_with_no_legal_move() -> None:
     data = position(hands={0: "KS"}, phase="play")
-    with pytest.raises(InvalidPositionError, match="B4.5"):
+    with pytest.raises(InvalidPositionError, match=r"B4\.5"):
         Deal.from_dict(data)
 
 
@@ -167,7 +167,7 @@ def test_bad_input_to_the_deal() -> None:
 
 
 def test_buraco_deals_are_refused_until_the_engine_supports_them() -> None:
-    with pytest.raises(BiribaError, match="Z2.2"):
+    with pytest.raises(BiribaError, match=r"Z2\.2"):
         Deal.new(BURACO)
 
 
@@ -181,6 +181,6 @@ def test_team_of() -> None:
 def test_over_deal_refuses_every_move() -> None:
     deal = deal_at(hands={0: "5C"}, phase="draw", stock="", passes=3)
     deal.play("pass")
-    with pytest.raises(IllegalMoveError, match="B7.1"):
+    with pytest.raises(IllegalMoveError, match=r"B7\.1"):
         deal.play("pass")
     assert Deal.from_dict(deal.to_dict()).is_over
