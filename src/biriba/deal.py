@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
 from biriba.cards import JOKER_INDEX, Card, format_cards, full_pack
@@ -112,6 +112,7 @@ def _minus(counts: tuple[int, ...], cards: Iterable[Card]) -> tuple[int, ...]:
 # packet it would receive (None once received, or with none left), and the card B4.2
 # bars from the discard.
 _Key = tuple[tuple[int, ...], tuple[Meld, ...], bool, "tuple[Card, ...] | None", "Card | None"]
+_Option = tuple["Meld | None", int, "Card | None", Meld, bool, tuple[Card, ...], tuple[Meld, ...]]
 
 
 class _Engine:
@@ -122,7 +123,7 @@ class _Engine:
         self.keep = rules.keep_after_melding
         self.reserve_needs_biriba = rules.reserve_needs_biriba
         self.close_needs_biriba = rules.close_needs_biriba
-        self.max_new = rules.max_new_meld
+        self.keep2 = max(2, rules.keep_after_melding)
         self.moves_cache: dict[_Key, tuple[tuple[Move, ...], frozenset[Move]]] = {}
         self.finish_cache: dict[_Key, bool] = {}
 
@@ -142,55 +143,53 @@ class _Engine:
         """Whether emptying the hand now receives the reserve (B5.2)."""
         return packet is not None and (not self.reserve_needs_biriba or _has_biriba(melds))
 
-    # ------------------------------------------------------------ successors
-    def successors(self, key: _Key) -> list[tuple[Move, Meld | None, _Key]]:
-        """Every meld and addition allowed before the look-ahead, with the state after it.
+    # ------------------------------------------------------------ melding options
+    def options(self, key: _Key) -> Iterator[_Option]:
+        """Every meld and addition of the cards in hand, before any check of what follows.
+
+        Each option is ``(meld laid or None, meld index, card added, resulting meld,
+        whether the addition has a choice, cards leaving the hand, the team's melds after)``.
+        """
+        counts, melds, _, _, _ = key
+        for meld in melds_from_counts(counts, self.rules):
+            yield (meld, -1, None, meld, False, meld.cards, (*melds, meld))
+        for i, meld in enumerate(melds):
+            for idx in meld.addable_indices():
+                if not counts[idx]:
+                    continue
+                card = _CARDS[idx]
+                results = meld.extensions(card)
+                choice = len(results) > 1
+                for result in results:
+                    yield (
+                        None,
+                        i,
+                        card,
+                        result,
+                        choice,
+                        (card,),
+                        (*melds[:i], result, *melds[i + 1 :]),
+                    )
+
+    def after_ok(
+        self, key: _Key, size: int, removed: tuple[Card, ...], new_melds: tuple[Meld, ...]
+    ) -> bool:
+        """Whether the turn can still end legally after ``removed`` leaves the hand (B4.5).
 
         The hand may empty only by receiving the reserve (B4.3, B5.2, B5.3).
         """
-        counts, melds, received, packet, pile_card = key
-        size = sum(counts)
-        out: list[tuple[Move, Meld | None, _Key]] = []
-        for meld in melds_from_counts(counts, self.rules):
-            new_melds = (*melds, meld)
-            after = self._after(counts, size, meld.cards, new_melds, received, packet, pile_card)
-            if after is not None:
-                out.append((LayMeld(meld), meld, after))
-        for idx in range(53):
-            if not counts[idx]:
-                continue
-            card = _CARDS[idx]
-            for i, meld in enumerate(melds):
-                results = meld.extensions(card)
-                if not results:
-                    continue
-                choice = len(results) > 1
-                for result in results:
-                    new_melds = (*melds[:i], result, *melds[i + 1 :])
-                    after = self._after(
-                        counts, size, (card,), new_melds, received, packet, pile_card
-                    )
-                    if after is not None:
-                        move = AddToMeld(i, card, result if choice else None)
-                        out.append((move, result, after))
-        return out
-
-    def _after(
-        self,
-        counts: tuple[int, ...],
-        size: int,
-        cards: tuple[Card, ...],
-        new_melds: tuple[Meld, ...],
-        received: bool,
-        packet: tuple[Card, ...] | None,
-        pile_card: Card | None,
-    ) -> _Key | None:
-        if len(cards) < size:
-            return (_minus(counts, cards), new_melds, received, packet, pile_card)
-        if self.can_receive(new_melds, packet):
+        counts, _, received, packet, pile_card = key
+        left = size - len(removed)
+        if left <= 0:
+            if not self.can_receive(new_melds, packet):
+                return False
             assert packet is not None
-            return (_counts_of(packet), new_melds, True, None, pile_card)
-        return None
+            return self.can_finish((_counts_of(packet), new_melds, True, None, pile_card))
+        if left >= self.keep2 and (
+            pile_card is None or counts[pile_card.index] - removed.count(pile_card) < left
+        ):
+            return True
+        return self.can_finish((_minus(counts, removed), new_melds, received, packet, pile_card))
 
     # ------------------------------------------------------------ look-ahead (B4.5)
     def can_finish(self, key: _Key) -> bool:
@@ -198,13 +197,15 @@ class _Engine:
         counts, melds, received, packet, pile_card = key
         size = sum(counts)
         barred = counts[pile_card.index] if pile_card is not None else 0
-        if size >= 2 and barred < size and size >= self.keep:
+        if size >= self.keep2 and barred < size:
             return True
         if size == 1 and not barred and self.last_card_discard_ok(melds, received, packet):
             return True
         found = self.finish_cache.get(key)
         if found is None:
-            found = any(self.can_finish(after) for _, _, after in self.successors(key))
+            found = any(
+                self.after_ok(key, size, option[5], option[6]) for option in self.options(key)
+            )
             self.finish_cache[key] = found
         return found
 
@@ -215,24 +216,49 @@ class _Engine:
         if found is not None:
             return found
         counts, melds, received, packet, pile_card = key
-        moves: list[Move] = []
-        for move, _, after in self.successors(key):
-            if self.can_finish(after):
-                moves.append(move)
         size = sum(counts)
-        last_ok = size >= 2 and size >= self.keep
+        moves: list[Move] = []
+        after_ok = self.after_ok
+        for laid, index, card, result, choice, removed, new_melds in self.options(key):
+            if after_ok(key, size, removed, new_melds):
+                if laid is not None:
+                    moves.append(_lay(laid))
+                else:
+                    assert card is not None
+                    moves.append(_add(index, card, result if choice else None))
         if size == 1:
             last_ok = self.last_card_discard_ok(melds, received, packet)
+        else:
+            last_ok = size >= self.keep
         if last_ok:
             for idx in range(53):
                 if counts[idx] and _CARDS[idx] is not pile_card:
-                    moves.append(Discard(_CARDS[idx]))
-        result = (tuple(moves), frozenset(moves))
+                    moves.append(_DISCARDS[idx])
+        result_pair = (tuple(moves), frozenset(moves))
         if len(self.moves_cache) > 100_000:
             self.moves_cache.clear()
             self.finish_cache.clear()
-        self.moves_cache[key] = result
-        return result
+        self.moves_cache[key] = result_pair
+        return result_pair
+
+
+def _lay(meld: Meld) -> LayMeld:
+    """``LayMeld(meld)`` for a meld known to be valid, without the checks."""
+    move = object.__new__(LayMeld)
+    object.__setattr__(move, "meld", meld)
+    return move
+
+
+def _add(index: int, card: Card, result: Meld | None) -> AddToMeld:
+    """``AddToMeld(index, card, result)`` for values known to be valid, without the checks."""
+    move = object.__new__(AddToMeld)
+    object.__setattr__(move, "index", index)
+    object.__setattr__(move, "card", card)
+    object.__setattr__(move, "result", result)
+    return move
+
+
+_DISCARDS: Final = tuple(Discard(c) for c in _CARDS)
 
 
 _ENGINES: dict[RuleSet, _Engine] = {}

@@ -61,7 +61,17 @@ class Meld:
     the same rule set.
     """
 
-    __slots__ = ("_hash", "_low", "_subs", "_suit_or_rank", "cards", "kind", "rules")
+    __slots__ = (
+        "_addable",
+        "_ext",
+        "_hash",
+        "_low",
+        "_subs",
+        "_suit_or_rank",
+        "cards",
+        "kind",
+        "rules",
+    )
 
     kind: MeldKind
     cards: tuple[Card, ...]
@@ -70,6 +80,8 @@ class Meld:
     _low: int
     _subs: tuple[int, ...]
     _hash: int
+    _ext: dict[int, tuple[Meld, ...]]
+    _addable: tuple[int, ...] | None
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("build a Meld with Meld.parse(text) or Meld.from_cards(cards)")
@@ -92,6 +104,8 @@ class Meld:
         object.__setattr__(meld, "_low", low)
         object.__setattr__(meld, "_subs", subs)
         object.__setattr__(meld, "_hash", hash((kind is MeldKind.GROUP, cards)))
+        object.__setattr__(meld, "_ext", {})
+        object.__setattr__(meld, "_addable", None)
         return meld
 
     # ------------------------------------------------------------------ building
@@ -193,13 +207,20 @@ class Meld:
         """
         if not isinstance(card, Card):
             raise TypeError(f"Meld.extensions expects a Card, got {type(card).__name__}")
-        key = (self, card)
-        found = _EXTENSION_CACHE.get(key)
+        found = self._ext.get(card.index)
         if found is None:
             found = _extensions(self, card)
-            if len(_EXTENSION_CACHE) > 200_000:
-                _EXTENSION_CACHE.clear()
-            _EXTENSION_CACHE[key] = found
+            self._ext[card.index] = found
+        return found
+
+    def addable_indices(self) -> tuple[int, ...]:
+        """The :attr:`Card.index` of every card that has at least one extension (B3.12)."""
+        found = self._addable
+        if found is None:
+            found = tuple(
+                i for i in _candidate_indices(self) if self.extensions(Card.from_index(i))
+            )
+            object.__setattr__(self, "_addable", found)
         return found
 
     # ------------------------------------------------------------------ dunder
@@ -250,9 +271,6 @@ def _unpickle(text: str, rules_name: str) -> Meld:
     return Meld.parse(text, RuleSet.named(rules_name))
 
 
-_EXTENSION_CACHE: dict[tuple[Meld, Card], tuple[Meld, ...]] = {}
-
-
 # ---------------------------------------------------------------------- validation
 def _fail(cards: Sequence[Card], reason: str) -> InvalidMeldError:
     text = " ".join(str(c) for c in cards)
@@ -269,11 +287,12 @@ def _check_substitutes(cards: Sequence[Card], subs: int, naturals: int, rules: R
         raise _fail(cards, "B3.3: a meld never holds more substitutes than natural cards")
 
 
-def _validate(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
+def _validate(cards: tuple[Card, ...], rules: RuleSet, *, copies: bool = True) -> Meld:
     n = len(cards)
     if n < rules.min_meld:
         raise _fail(cards, f"B3.1: a meld has at least {rules.min_meld} cards")
-    _check_copies(cards, rules)
+    if copies:
+        _check_copies(cards, rules)
     fixed = [c for c in cards if not _is_wild(c, rules)]
     if not fixed:
         raise _fail(
@@ -380,6 +399,8 @@ def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleS
     for i, card in enumerate(cards):
         if _is_wild(card, rules):
             continue
+        if card.suit != suit:
+            return "B3.1: a sequence is of one suit, and a group of one rank"
         rank = low + i
         expected = 1 if rank == 14 else rank
         if card.rank != expected:
@@ -391,39 +412,71 @@ def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleS
 
 
 # ---------------------------------------------------------------------- extension
+def _candidate_indices(meld: Meld) -> list[int]:
+    """A superset of the cards that can extend ``meld``: its naturals' neighbours, the
+    naturals its substitutes stand for, and the substitutes."""
+    rules = meld.rules
+    wild = [JOKER_INDEX] + ([1, 14, 27, 40] if rules.twos_wild else [])
+    if meld.kind is MeldKind.GROUP:
+        rank = meld._suit_or_rank
+        return sorted({s * 13 + rank - 1 for s in range(4)} | set(wild))
+    suit = meld._suit_or_rank
+    low = meld._low
+    high = low + len(meld.cards) - 1
+    ranks = {low - 1, high + 1} | {low + p for p in meld._subs}
+    naturals = {_natural_index(suit, r) for r in ranks if 1 <= r <= 14}
+    return sorted(naturals | set(wild))
+
+
 def _extensions(meld: Meld, card: Card) -> tuple[Meld, ...]:
     rules = meld.rules
     cards = meld.cards
+    if cards.count(card) >= (rules.jokers if card.rank is None else rules.decks):
+        return ()  # B1.2: the pack holds no more copies of that card
     if meld.kind is MeldKind.GROUP:
         if _is_wild(card, rules) or card.rank == meld._suit_or_rank:
             try:
-                return (_validate((*cards, card), rules),)
+                return (_validate((*cards, card), rules, copies=False),)
             except InvalidMeldError:
                 return ()
         return ()
     if rules.high_ace_closes_meld and meld._low + len(cards) - 1 == 14:
         return ()  # Z3.3: a sequence ending with an ace is closed
-    arrangements: list[tuple[Card, ...]] = [(card, *cards), (*cards, card)]
-    # B3.9: the natural whose rank a substitute stands for takes its place, and the
-    # substitute moves to one end.
+    low = meld._low
+    suit = meld._suit_or_rank
+    # Each arrangement with the rank its first card stands at: the card at either end,
+    # or (B3.9) in place of the substitute whose rank it is, the substitute moved to an end.
+    arrangements: list[tuple[tuple[Card, ...], int]] = [
+        ((card, *cards), low - 1),
+        ((*cards, card), low),
+    ]
     for pos in meld._subs:
-        rank = meld._low + pos
-        if card.index == _natural_index(meld._suit_or_rank, rank) and not _acts_as_substitute(
-            card, rank, meld._suit_or_rank, rules
+        rank = low + pos
+        if card.index == _natural_index(suit, rank) and not _acts_as_substitute(
+            card, rank, suit, rules
         ):
             moved = cards[pos]
             rest = (*cards[:pos], card, *cards[pos + 1 :])
-            arrangements.append((moved, *rest))
-            arrangements.append((*rest, moved))
+            arrangements.append(((moved, *rest), low - 1))
+            arrangements.append(((*rest, moved), low))
     found: list[Meld] = []
-    for arrangement in arrangements:
-        try:
-            result = _validate(arrangement, rules)
-        except InvalidMeldError:
-            continue
-        if result.kind is MeldKind.SEQUENCE and result not in found:
+    for arrangement, new_low in arrangements:
+        result = _sequence_at(arrangement, new_low, suit, rules)
+        if result is not None and result not in found:
             found.append(result)
     return tuple(found)
+
+
+def _sequence_at(cards: tuple[Card, ...], low: int, suit: int, rules: RuleSet) -> Meld | None:
+    """``cards`` as a sequence of ``suit`` starting at rank ``low``, if that is valid."""
+    n = len(cards)
+    if n > rules.max_sequence or _sequence_problem(cards, low, suit, rules):
+        return None
+    subs = tuple(i for i, c in enumerate(cards) if _acts_as_substitute(c, low + i, suit, rules))
+    limit = rules.max_substitutes
+    if (limit is not None and len(subs) > limit) or len(subs) > n - len(subs):
+        return None
+    return Meld._raw(MeldKind.SEQUENCE, cards, rules, suit, low, subs)
 
 
 # ---------------------------------------------------------------------- enumeration
