@@ -370,3 +370,19 @@ def test_arbitrary_text_never_crashes_meld_parse(text: str) -> None:
 
 def test_biriba_rules_are_default() -> None:
     assert M("3H 4H 5H").rules is BIRIBA
+
+
+@given(hands(max_size=30))
+def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...]) -> None:
+    from biriba.melds import _enumerate_sequences, _enumerate_sequences_fast
+
+    counts = [0] * 53
+    for card in hand:
+        counts[card.index] += 1
+    wilds = sorted((i, counts[i]) for i in (1, 14, 27, 40, 52) if counts[i])
+    sub_cap = min(1, sum(c for _, c in wilds))
+    fast: list[Meld] = []
+    general: list[Meld] = []
+    _enumerate_sequences_fast(tuple(counts), BIRIBA, wilds, sub_cap, 3, None, fast)
+    _enumerate_sequences(tuple(counts), BIRIBA, wilds, sub_cap, 3, None, general)
+    assert fast == general

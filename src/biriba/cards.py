@@ -190,13 +190,8 @@ class Card:
     def __delattr__(self, name: str) -> None:
         raise AttributeError("Card is immutable")
 
-    def __hash__(self) -> int:
-        return self._index
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Card):
-            return self._index == other._index
-        return NotImplemented
+    # Equality and hashing are the identity's: there is one object per distinct card
+    # (pickling and copying keep it so), which makes both as fast as Python allows.
 
     def __lt__(self, other: Card) -> bool:
         if isinstance(other, Card):

@@ -528,14 +528,20 @@ class Deal:
             and self._sizes[seat] == 1
         ):
             return False
-        counts = list(self._hands[seat])
-        for card in pile:
-            counts[card.index] += 1
+        hand = self._hands[seat]
+        size = self._sizes[seat]
         pile_card = (
             pile[0]
             if len(pile) == 1 and rules.pile_restriction is PileRestriction.NO_DISCARD_BACK
             else None
         )
+        if (pile_card is None or hand[pile_card.index] < size) and (
+            size + len(pile) >= self._engine.keep2
+        ):
+            return True  # a card other than the barred one can go, leaving one or more
+        counts = list(hand)
+        for card in pile:
+            counts[card.index] += 1
         key = self._key()
         return self._engine.can_finish((tuple(counts), key[1], key[2], key[3], pile_card))
 

@@ -541,8 +541,78 @@ def _enumerate(counts: tuple[int, ...], rules: RuleSet) -> list[Meld]:
     max_new = rules.max_new_meld
     if rules.groups:
         _enumerate_groups(counts, rules, wilds, sub_cap, min_len, max_new, out)
-    _enumerate_sequences(counts, rules, wilds, sub_cap, min_len, max_new, out)
+    if sub_cap <= 1:
+        _enumerate_sequences_fast(counts, rules, wilds, sub_cap, min_len, max_new, out)
+    else:
+        _enumerate_sequences(counts, rules, wilds, sub_cap, min_len, max_new, out)
     return out
+
+
+def _enumerate_sequences_fast(
+    counts: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+    out: list[Meld],
+) -> None:
+    """:func:`_enumerate_sequences` for at most one substitute, in the same order."""
+    twos_natural = rules.twos_wild and not rules.twos_always_wild
+    max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
+    lowest = 1 if rules.ace_low else 2
+    highest = 14 if rules.ace_high else 13
+    cards_by_index = _CARDS
+    seq = MeldKind.SEQUENCE
+    raw = Meld._raw
+    for suit in range(4):
+        base = suit * 13
+        have = [False] * 16
+        present = 0
+        for r in range(1, 15):
+            if r == 2 and rules.twos_wild and not twos_natural:
+                continue
+            if counts[base + (0 if r == 14 else r - 1)]:
+                have[r] = True
+                present += 1
+        if present < 2:
+            continue
+        own_two = base + 1
+        nat_cards = [cards_by_index[base + (0 if r == 14 else r - 1)] for r in range(15)]
+        for low in range(lowest, highest - min_len + 2):
+            if not have[low] and (sub_cap == 0 or not have[low + 1]):
+                continue
+            missing = 0
+            nmiss = 0
+            top = min(highest, low + max_len - 1)
+            for high in range(low, top + 1):
+                if not have[high]:
+                    nmiss += 1
+                    if nmiss > sub_cap:
+                        break
+                    missing = high
+                length = high - low + 1
+                if length < min_len:
+                    continue
+                naturals = nat_cards[low : high + 1]
+                if nmiss == 0:
+                    out.append(raw(seq, tuple(naturals), rules, suit, low, ()))
+                    if not sub_cap:
+                        continue
+                    places = range(low, high + 1)
+                else:
+                    places = range(missing, missing + 1)
+                two_used = twos_natural and low <= 2 <= high
+                for place in places:
+                    for idx, count in wilds:
+                        if idx == own_two and twos_natural:
+                            if place == 2:
+                                continue  # that two would be natural: the clean meld
+                            if two_used and place != 2 and count < 2:
+                                continue  # the only copy already stands at rank 2
+                        cards = list(naturals)
+                        cards[place - low] = cards_by_index[idx]
+                        out.append(raw(seq, tuple(cards), rules, suit, low, (place - low,)))
 
 
 def _enumerate_groups(
@@ -558,10 +628,11 @@ def _enumerate_groups(
     for rank in range(1, 14):
         if rank == 2 and rules.twos_wild:
             continue  # B3.5
-        per_suit = [counts[s * 13 + rank - 1] for s in range(4)]
-        total = sum(per_suit)
+        c = rank - 1
+        total = counts[c] + counts[c + 13] + counts[c + 26] + counts[c + 39]
         if total < 2 or total + sub_cap < min_len:
             continue
+        per_suit = [counts[c], counts[c + 13], counts[c + 26], counts[c + 39]]
         natural_sets: list[tuple[int, ...]] = [()]
         for s in range(4):
             idx = s * 13 + rank - 1

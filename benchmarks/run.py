@@ -1,0 +1,232 @@
+"""Benchmark the engine: random deals, legal moves, copy, play+undo, score, positions.
+
+Standard library timing only. Run ``python benchmarks/run.py`` (about a minute; ``--quick``
+for a few seconds); it prints a table and writes ``benchmarks/results.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from biriba import Deal, Meld, Phase
+
+HERE = Path(__file__).parent
+
+
+def cpu_name() -> str:
+    """The processor's model name, as the system reports it."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def clear_caches() -> None:
+    """Forget every cached move list and meld list (the melds of new deals start cold)."""
+    from biriba import deal, melds
+
+    for engine in deal._ENGINES.values():
+        engine.moves_cache.clear()
+        engine.finish_cache.clear()
+    melds._ENUM_CACHE.clear()
+
+
+def random_deals(count: int) -> tuple[float, float]:
+    """Deals per second and moves per deal under uniform random play, checked ``play``."""
+    clear_caches()
+    moves = 0
+    start = time.perf_counter()
+    for i in range(count):
+        deal = Deal.new(seed=i, dealer=i % 4)
+        rng = random.Random(i)
+        while not deal.is_over:
+            deal.play(rng.choice(deal.legal_moves()))
+            moves += 1
+    elapsed = time.perf_counter() - start
+    return count / elapsed, moves / count
+
+
+def sample_positions(count: int, seed: int = 1) -> list[dict[str, Any]]:
+    """Positions of every phase, sampled from random play."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    i = 0
+    while len(out) < count:
+        deal = Deal.new(seed=10_000 + i, dealer=i % 4)
+        i += 1
+        while not deal.is_over:
+            if rng.random() < 0.05:
+                out.append(deal.to_dict())
+            deal.play(rng.choice(deal.legal_moves()))
+    return out[:count]
+
+
+def play_positions(hand_size: int, count: int) -> list[dict[str, Any]]:
+    """Play-phase positions whose player to move holds ``hand_size`` cards."""
+    out: list[dict[str, Any]] = []
+    i = 0
+    while len(out) < count and i < 40 * count:
+        deal = Deal.new(seed=50_000 + i, dealer=i % 4)
+        rng = random.Random(i)
+        i += 1
+        for _ in range(600):
+            if deal.is_over:
+                break
+            seat = deal.to_move
+            if deal.phase is Phase.PLAY and seat is not None and deal.hand_size(seat) == hand_size:
+                out.append(deal.to_dict())
+                break
+            moves = deal.legal_moves()
+            # Take the pile whenever possible and meld little, so that hands grow.
+            take = [m for m in moves if str(m) == "take" and len(deal.discard_pile) > 1]
+            quiet = [m for m in moves if str(m).startswith(("draw", "discard", "pass"))]
+            deal.play(take[0] if take else rng.choice(quiet or moves))
+    return out
+
+
+def rate(function: Callable[[], object], repeat: int) -> float:
+    """Calls per second of ``function`` over ``repeat`` calls."""
+    start = time.perf_counter()
+    for _ in range(repeat):
+        function()
+    return repeat / (time.perf_counter() - start)
+
+
+def legal_moves_rates(positions: list[dict[str, Any]]) -> tuple[float, float]:
+    """``legal_moves()`` per second, cold (every cache cleared) and warm (cached)."""
+    cold_time = 0.0
+    for data in positions:
+        deal = Deal.from_dict(data)
+        # from_dict checks that a legal move exists, which warms the caches: give the
+        # deal fresh meld objects and clear the global caches, so nothing is cached.
+        deal._melds = [tuple(Meld.parse(str(m)) for m in melds) for melds in deal._melds]
+        clear_caches()
+        start = time.perf_counter()
+        deal.legal_moves()
+        cold_time += time.perf_counter() - start
+    deals = [Deal.from_dict(d) for d in positions]
+    for deal in deals:
+        deal.legal_moves()
+    rounds = 50
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for deal in deals:
+            deal.legal_moves()
+    warm = rounds * len(deals) / (time.perf_counter() - start)
+    return len(positions) / cold_time, warm
+
+
+def open_spiel_games_per_second(seconds: float) -> float | None:
+    """OpenSpiel's gin rummy under uniform random bots, if ``open_spiel`` is installed."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(0)
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choice(outcomes)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark, print the table and write the JSON results."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="a few seconds, fewer samples")
+    parser.add_argument("--out", default=str(HERE / "results.json"), help="the JSON file")
+    args = parser.parse_args(argv)
+    scale = 0.1 if args.quick else 1.0
+    results: dict[str, Any] = {
+        "python": sys.version.split()[0],
+        "cpu": cpu_name(),
+        "platform": platform.platform(),
+    }
+    deals_per_s, moves_per_deal = random_deals(max(5, int(200 * scale)))
+    results["random_deals_per_s"] = deals_per_s
+    results["moves_per_deal"] = moves_per_deal
+
+    sampled = sample_positions(max(20, int(300 * scale)))
+    results["legal_moves_per_s_all_phases"] = legal_moves_rates(sampled)
+    for size in (12, 20, 30):
+        positions = play_positions(size, max(5, int(40 * scale)))
+        if positions:
+            results[f"legal_moves_per_s_{size}_cards"] = legal_moves_rates(positions)
+            results[f"positions_{size}_cards"] = len(positions)
+
+    deals = [Deal.from_dict(d) for d in sampled]
+    repeat = max(1000, int(20_000 * scale))
+    results["copy_per_s"] = rate(lambda: deals[7].copy(), repeat)
+    results["score_per_s"] = rate(lambda: deals[7].score(), repeat)
+    results["to_dict_per_s"] = rate(lambda: deals[7].to_dict(), repeat // 5)
+    data = sampled[7]
+    results["from_dict_per_s"] = rate(lambda: Deal.from_dict(data), repeat // 20)
+    live = [d for d in deals if not d.is_over]
+    pairs = [(d, d.legal_moves()[0]) for d in live]
+
+    def play_undo() -> None:
+        for deal, move in pairs:
+            deal.play(move)
+            deal.undo()
+
+    results["play_undo_per_s"] = rate(play_undo, max(10, repeat // 200)) * len(pairs)
+    spiel = open_spiel_games_per_second(10 * scale)
+    results["open_spiel_gin_rummy_games_per_s"] = spiel
+    if spiel:
+        results["ratio_to_open_spiel"] = deals_per_s / spiel
+
+    rows = [
+        ("random deals / s (checked play)", f"{deals_per_s:,.0f}"),
+        ("moves per deal", f"{moves_per_deal:,.0f}"),
+    ]
+    for key, label in (
+        ("legal_moves_per_s_all_phases", "legal_moves / s, all phases"),
+        ("legal_moves_per_s_12_cards", "legal_moves / s, 12 cards"),
+        ("legal_moves_per_s_20_cards", "legal_moves / s, 20 cards"),
+        ("legal_moves_per_s_30_cards", "legal_moves / s, 30 cards"),
+    ):
+        if key in results:
+            cold, warm = results[key]
+            rows.append((label + " (cold / cached)", f"{cold:,.0f} / {warm:,.0f}"))
+    for key, label in (
+        ("copy_per_s", "copy() / s"),
+        ("play_undo_per_s", "play() + undo() / s"),
+        ("score_per_s", "score() / s"),
+        ("to_dict_per_s", "to_dict() / s"),
+        ("from_dict_per_s", "from_dict() / s"),
+    ):
+        rows.append((label, f"{results[key]:,.0f}"))
+    if spiel:
+        rows.append(("OpenSpiel gin rummy games / s", f"{spiel:,.0f}"))
+        rows.append(("ratio deals / gin games", f"{results['ratio_to_open_spiel']:.2f}"))
+    else:
+        rows.append(("OpenSpiel gin rummy", "not installed"))
+    print(f"biriba benchmark: Python {results['python']} on {results['cpu']}")
+    width = max(len(r[0]) for r in rows)
+    for label, value in rows:
+        print(f"  {label:<{width}}  {value:>20}")
+    Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
