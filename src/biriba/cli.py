@@ -27,5 +27,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    result: int = args.func(args)
+    try:
+        result: int = args.func(args)
+    except BrokenPipeError:  # the output was cut short (``| head``): not an error
+        sys.stderr.close()
+        return 0
     return result

@@ -1,29 +1,57 @@
-"""The demo behind ``python -m biriba demo``."""
+"""The demo behind ``python -m biriba demo``: one seeded deal between random players."""
 
 from __future__ import annotations
 
 import random
+import sys
 from typing import TextIO
 
-from biriba.cards import format_cards, full_pack
-from biriba.melds import enumerate_melds
-from biriba.rules import BIRIBA
+from biriba.deal import Deal
+from biriba.moves import Discard, Pass
+from biriba.rules import BIRIBA, RuleSet
 
 __all__ = ["run_demo"]
 
 
-def run_demo(seed: int = 2026, out: TextIO | None = None) -> None:
-    """Deal a seeded hand of 11 cards and print every meld it holds, with its score."""
-    import sys
+def run_demo(
+    seed: int = 2026, out: TextIO | None = None, rules: RuleSet = BIRIBA, verbose: bool = True
+) -> Deal:
+    """Play a whole seeded deal between four random players and print it.
 
+    Each player picks uniformly among the legal moves, with ``random.Random(seed)``. The
+    moves are printed turn by turn, then the table at the end and the score breakdown.
+    Returns the finished deal.
+    """
     stream = out if out is not None else sys.stdout
-    pack = list(full_pack(BIRIBA))
-    random.Random(seed).shuffle(pack)
-    hand = sorted(pack[:11])
-    print(f"seed {seed}: a hand of {len(hand)} cards: {format_cards(hand)}", file=stream)
-    melds = enumerate_melds(hand, BIRIBA)
-    print(f"{len(melds)} melds can be laid from it (B3):", file=stream)
-    for meld in sorted(melds, key=lambda m: (-m.points, str(m))):
-        kind = meld.kind.value
-        clean = "clean" if meld.is_clean else "dirty"
-        print(f"  {meld!s:<28} {kind:<8} {clean:<5} {meld.points:>4} points", file=stream)
+    deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+    rng = random.Random(seed)
+    print(f"biriba demo: seed {seed}, dealer seat {deal.dealer}, rules {rules.name!r}", file=stream)
+    turn: list[str] = []
+    turns = 0
+    while not deal.is_over:
+        seat = deal.to_move
+        move = rng.choice(deal.legal_moves())
+        deal.play(move)
+        turn.append(str(move))
+        if isinstance(move, Discard | Pass) or deal.is_over:
+            turns += 1
+            if verbose:
+                print(f"  turn {turns:>3}  seat {seat}: {', '.join(turn)}", file=stream)
+            turn = []
+    how = (
+        f"seat {deal.closed_by} closed (B6.1)"
+        if deal.closed_by is not None
+        else f"{rules.pass_limit} passes in a row with the stock empty (B4.4)"
+    )
+    print(f"\nThe deal ended after {turns} turns: {how}.\n", file=stream)
+    print(deal, file=stream)
+    print("\nScore (B8):", file=stream)
+    header = f"  {'team':<6}{'melded':>8}{'bonuses':>9}{'hands':>8}{'closing':>9}"
+    print(header + f"{'reserve':>9}{'total':>8}", file=stream)
+    for team, score in enumerate(deal.score().teams):
+        print(
+            f"  {team:<6}{score.melded:>8}{score.bonuses:>9}{score.hands:>8}"
+            f"{score.closing:>9}{score.reserve:>9}{score.total:>8}",
+            file=stream,
+        )
+    return deal
