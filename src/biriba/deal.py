@@ -124,7 +124,7 @@ class _Engine:
         self.reserve_needs_biriba = rules.reserve_needs_biriba
         self.close_needs_biriba = rules.close_needs_biriba
         self.keep2 = max(2, rules.keep_after_melding)
-        self.moves_cache: dict[_Key, tuple[tuple[Move, ...], frozenset[Move]]] = {}
+        self.moves_cache: dict[_Key, _MoveList] = {}
         self.finish_cache: dict[_Key, bool] = {}
 
     # ------------------------------------------------------------ the last card
@@ -210,8 +210,8 @@ class _Engine:
         return found
 
     # ------------------------------------------------------------ legal moves
-    def play_moves(self, key: _Key) -> tuple[tuple[Move, ...], frozenset[Move]]:
-        """The legal moves of the play phase, and the same as a set."""
+    def play_moves(self, key: _Key) -> _MoveList:
+        """The legal moves of the play phase."""
         found = self.moves_cache.get(key)
         if found is not None:
             return found
@@ -234,12 +234,31 @@ class _Engine:
             for idx in range(53):
                 if counts[idx] and _CARDS[idx] is not pile_card:
                     moves.append(_DISCARDS[idx])
-        result_pair = (tuple(moves), frozenset(moves))
+        listed = _MoveList(tuple(moves))
         if len(self.moves_cache) > 100_000:
             self.moves_cache.clear()
             self.finish_cache.clear()
-        self.moves_cache[key] = result_pair
-        return result_pair
+        self.moves_cache[key] = listed
+        return listed
+
+
+class _MoveList:
+    """A tuple of legal moves, with the set of them built when first needed."""
+
+    __slots__ = ("_set", "moves")
+
+    def __init__(self, moves: tuple[Move, ...]) -> None:
+        self.moves = moves
+        self._set: frozenset[Move] | None = None
+
+    def __contains__(self, move: Move) -> bool:
+        for listed in self.moves:
+            if listed is move:
+                return True
+        found = self._set
+        if found is None:
+            found = self._set = frozenset(self.moves)
+        return move in found
 
 
 def _lay(meld: Meld) -> LayMeld:
@@ -284,6 +303,7 @@ class Deal:
         "_engine",
         "_hands",
         "_history",
+        "_memo",
         "_melds",
         "_passes",
         "_phase",
@@ -320,6 +340,7 @@ class Deal:
     _closed_by: int | None
     _history: list[Move]
     _undo: list[tuple[Any, ...]]
+    _memo: tuple[Any, ...] | None
 
     def __init__(self) -> None:
         raise TypeError("build a Deal with Deal.new(...) or Deal.from_dict(...)")
@@ -346,6 +367,7 @@ class Deal:
         deal._closed_by = None
         deal._history = []
         deal._undo = []
+        deal._memo = None
         return deal
 
     # ================================================================ building
@@ -415,6 +437,7 @@ class Deal:
         other._closed_by = self._closed_by
         other._history = self._history.copy()
         other._undo = self._undo.copy()
+        other._memo = self._memo
         return other
 
     __copy__ = copy
@@ -513,6 +536,31 @@ class Deal:
         packet = None if received or not self._reserves else self._reserves[0]
         return (self._hands[seat], self._melds[team], received, packet, self._pile_card)
 
+    def _play_list(self) -> _MoveList:
+        """The play phase's legal moves, remembered while the inputs stay the same objects."""
+        seat = self._seat
+        team = seat % self.rules.teams
+        hand = self._hands[seat]
+        melds = self._melds[team]
+        reserves = self._reserves
+        received = self._received
+        pile_card = self._pile_card
+        memo = self._memo
+        if (
+            memo is not None
+            and memo[0] is hand
+            and memo[1] is melds
+            and memo[2] is reserves
+            and memo[3] is received
+            and memo[4] is pile_card
+            and memo[5] == team
+        ):
+            listed: _MoveList = memo[6]
+            return listed
+        listed = self._engine.play_moves(self._key())
+        self._memo = (hand, melds, reserves, received, pile_card, team, listed)
+        return listed
+
     def _stock_open(self) -> bool:
         return len(self._stock) > self.rules.stock_end_remaining
 
@@ -564,7 +612,7 @@ class Deal:
         """
         phase = self._phase
         if phase is Phase.PLAY:
-            return self._engine.play_moves(self._key())[0]
+            return self._play_list().moves
         if phase is Phase.DRAW:
             return self._draw_moves()
         return ()
@@ -581,7 +629,7 @@ class Deal:
         if self._phase is Phase.OVER:
             raise IllegalMoveError(f"illegal move {str(move)!r}: the deal is over (B7.1)")
         if self._phase is Phase.PLAY:
-            legal = self._engine.play_moves(self._key())[1]
+            legal = self._play_list()
             if isinstance(move, AddToMeld):
                 move = self._canonical_add(move, legal)
             if move in legal:
@@ -590,7 +638,7 @@ class Deal:
             return move
         raise IllegalMoveError(f"illegal move {str(move)!r}: {self._explain(move)}")
 
-    def _canonical_add(self, move: AddToMeld, legal: frozenset[Move]) -> AddToMeld:
+    def _canonical_add(self, move: AddToMeld, legal: _MoveList) -> AddToMeld:
         melds = self._melds[self._seat % self.rules.teams]
         if move.index >= len(melds) or not self._hands[self._seat][move.card.index]:
             return move

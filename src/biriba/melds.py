@@ -434,12 +434,29 @@ def _extensions(meld: Meld, card: Card) -> tuple[Meld, ...]:
     if cards.count(card) >= (rules.jokers if card.rank is None else rules.decks):
         return ()  # B1.2: the pack holds no more copies of that card
     if meld.kind is MeldKind.GROUP:
-        if _is_wild(card, rules) or card.rank == meld._suit_or_rank:
-            try:
-                return (_validate((*cards, card), rules, copies=False),)
-            except InvalidMeldError:
-                return ()
-        return ()
+        subs = len(meld._subs)
+        naturals = cards[: len(cards) - subs]
+        if _is_wild(card, rules):
+            limit = rules.max_substitutes
+            if (limit is not None and subs + 1 > limit) or subs + 1 > len(naturals):
+                return ()  # B3.3, B3.10
+            new_subs = tuple(sorted((*cards[len(naturals) :], card), key=_group_key))
+            new_cards = naturals + new_subs
+        elif card.rank == meld._suit_or_rank:
+            new_cards = tuple(sorted((*naturals, card), key=_group_key)) + cards[len(naturals) :]
+        else:
+            return ()
+        n_nat = len(new_cards) - len(meld._subs) - (1 if _is_wild(card, rules) else 0)
+        return (
+            Meld._raw(
+                MeldKind.GROUP,
+                new_cards,
+                rules,
+                meld._suit_or_rank,
+                0,
+                tuple(range(n_nat, len(new_cards))),
+            ),
+        )
     if rules.high_ace_closes_meld and meld._low + len(cards) - 1 == 14:
         return ()  # Z3.3: a sequence ending with an ace is closed
     low = meld._low
@@ -567,16 +584,27 @@ def _enumerate_sequences_fast(
     raw = Meld._raw
     for suit in range(4):
         base = suit * 13
-        have = [False] * 16
-        present = 0
-        for r in range(1, 15):
-            if r == 2 and rules.twos_wild and not twos_natural:
-                continue
-            if counts[base + (0 if r == 14 else r - 1)]:
-                have[r] = True
-                present += 1
-        if present < 2:
+        row = counts[base : base + 13]
+        if 13 - row.count(0) < 2:
             continue
+        # Bit r set: the natural of rank r is in the hand (14: the ace again, high).
+        mask = 0
+        for r, n in enumerate(row, 1):
+            if n:
+                mask |= 1 << r
+        if rules.twos_wild and not twos_natural:
+            mask &= ~(1 << 2)
+        if mask & 2:
+            mask |= 1 << 14
+        if not rules.ace_low:
+            mask &= ~2
+        # Two naturals at most one rank apart (no substitute: three in a row) are needed.
+        if sub_cap:
+            if not (mask & (mask >> 1) or mask & (mask >> 2)):
+                continue
+        elif not (mask & (mask >> 1) & (mask >> 2)):
+            continue
+        have = [bool(mask >> r & 1) for r in range(16)]
         own_two = base + 1
         nat_cards = [cards_by_index[base + (0 if r == 14 else r - 1)] for r in range(15)]
         for low in range(lowest, highest - min_len + 2):
@@ -624,14 +652,22 @@ def _enumerate_groups(
     max_new: int | None,
     out: list[Meld],
 ) -> None:
-    sub_choices = [_sub_multisets(wilds, s) for s in range(sub_cap + 1)]
-    for rank in range(1, 14):
+    sub_choices: list[list[tuple[int, ...]]] | None = None
+    totals = [
+        a + b + c + d
+        for a, b, c, d in zip(
+            counts[0:13], counts[13:26], counts[26:39], counts[39:52], strict=True
+        )
+    ]
+    need = max(2, min_len - sub_cap)
+    for c, total in enumerate(totals):
+        if total < need:
+            continue
+        rank = c + 1
         if rank == 2 and rules.twos_wild:
             continue  # B3.5
-        c = rank - 1
-        total = counts[c] + counts[c + 13] + counts[c + 26] + counts[c + 39]
-        if total < 2 or total + sub_cap < min_len:
-            continue
+        if sub_choices is None:
+            sub_choices = [_sub_multisets(wilds, s) for s in range(sub_cap + 1)]
         per_suit = [counts[c], counts[c + 13], counts[c + 26], counts[c + 39]]
         natural_sets: list[tuple[int, ...]] = [()]
         for s in range(4):
