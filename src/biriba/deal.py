@@ -303,6 +303,7 @@ class Deal:
         "_engine",
         "_hands",
         "_history",
+        "_known",
         "_melds",
         "_memo",
         "_passes",
@@ -312,6 +313,7 @@ class Deal:
         "_received",
         "_reserves",
         "_seat",
+        "_seed",
         "_sizes",
         "_stock",
         "_unactivated",
@@ -341,6 +343,8 @@ class Deal:
     _history: list[Move]
     _undo: list[tuple[Any, ...]]
     _memo: tuple[Any, ...] | None
+    _known: list[tuple[int, ...]]
+    _seed: int | str | None
 
     def __init__(self) -> None:
         raise TypeError("build a Deal with Deal.new(...) or Deal.from_dict(...)")
@@ -368,6 +372,8 @@ class Deal:
         deal._history = []
         deal._undo = []
         deal._memo = None
+        deal._known = [_EMPTY_COUNTS] * n
+        deal._seed = None
         return deal
 
     # ================================================================ building
@@ -382,7 +388,8 @@ class Deal:
         packets of 11, the first of them the top packet (B5.1); then the up-card that
         starts the discard pile; the rest is the stock, whose top card (the last of
         :attr:`stock`) is the next card of the shuffled pack. The same seed always gives
-        the same deal.
+        the same deal. Without a seed, one is drawn from the system's entropy and kept in
+        :attr:`seed`, so that the deal can still be recorded and replayed.
         """
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
@@ -394,9 +401,12 @@ class Deal:
             raise BiribaError(
                 f"the deal engine does not support the rule set {rules.name!r} yet: {missing}"
             )
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
         pack = list(full_pack(rules))
         random.Random(seed).shuffle(pack)
         deal = cls._blank(rules, dealer)
+        deal._seed = seed
         n = rules.players
         pos = 0
         hands: list[list[Card]] = [[] for _ in range(n)]
@@ -438,6 +448,8 @@ class Deal:
         other._history = self._history.copy()
         other._undo = self._undo.copy()
         other._memo = self._memo
+        other._known = self._known.copy()
+        other._seed = self._seed
         return other
 
     __copy__ = copy
@@ -500,6 +512,16 @@ class Deal:
         """The seat of ``team`` that received the reserve by its final discard and has not
         had its next turn yet (B5.4), else ``None``."""
         return self._unactivated[self._check_team(team)]
+
+    @property
+    def seed(self) -> int | str | None:
+        """The seed the deal was shuffled with; ``None`` for a deal built from a position."""
+        return self._seed
+
+    def known_cards(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` is publicly known to hold: taken with the discard pile and
+        not melded or discarded since (a card played counts against a known copy)."""
+        return _cards_of(self._known[_check_seat(seat, self.rules)])
 
     @property
     def passes(self) -> int:
@@ -787,6 +809,7 @@ class Deal:
             seat,
             self._pile_card,
             self._closed_by,
+            tuple(self._known),
         )
         extra: Any = None
         if isinstance(move, DrawStock):
@@ -800,6 +823,10 @@ class Deal:
             extra = tuple(pile)
             self._pile = []
             self._add_cards(seat, pile)
+            known = list(self._known[seat])
+            for card in pile:
+                known[card.index] += 1
+            self._known[seat] = tuple(known)
             if len(pile) == 1 and rules.pile_restriction is PileRestriction.NO_DISCARD_BACK:
                 self._pile_card = pile[0]
             self._passes = 0
@@ -857,16 +884,24 @@ class Deal:
 
     def _remove_cards(self, seat: int, cards: Iterable[Card]) -> None:
         counts = list(self._hands[seat])
+        known = self._known[seat]
+        if known is not _EMPTY_COUNTS:
+            still = list(known)
         n = 0
         for card in cards:
             counts[card.index] -= 1
             n += 1
+            if known is not _EMPTY_COUNTS and still[card.index]:
+                still[card.index] -= 1
         self._hands[seat] = tuple(counts)
         self._sizes[seat] -= n
+        if known is not _EMPTY_COUNTS:
+            self._known[seat] = tuple(still) if any(still) else _EMPTY_COUNTS
 
     def _receive(self, seat: int, team: int) -> None:
         packet = self._reserves[0]
         self._reserves = self._reserves[1:]
+        self._known[seat] = _EMPTY_COUNTS
         self._hands[seat] = _counts_of(packet)
         self._sizes[seat] = len(packet)
         received = list(self._received)
@@ -902,7 +937,9 @@ class Deal:
             self._seat,
             self._pile_card,
             self._closed_by,
+            known,
         ) = snapshot
+        self._known = list(known)
         self._hands = list(hands)
         self._sizes = list(sizes)
         self._melds = list(melds)
@@ -973,6 +1010,7 @@ class Deal:
             "pile_card": None if self._pile_card is None else str(self._pile_card),
             "unactivated": list(self._unactivated),
             "closed_by": self._closed_by,
+            "known": [[str(c) for c in _cards_of(k)] for k in self._known],
         }
 
     @classmethod

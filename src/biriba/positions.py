@@ -77,7 +77,7 @@ def _list(value: object, where: str, length: int) -> list[Any]:
 
 def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | None) -> Deal:
     """Build and check a :class:`~biriba.Deal` from a position; see ``Deal.from_dict``."""
-    from biriba.deal import Phase, _counts_of, _unsupported
+    from biriba.deal import _EMPTY_COUNTS, Phase, _counts_of, _unsupported
 
     if not isinstance(data, Mapping):
         raise TypeError(f"a position is a dict, got {type(data).__name__}")
@@ -162,6 +162,13 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
                     raise _fail(f"unactivated[{team}]: team {team} has not received a reserve")
             unactivated[team] = value
     closed_by = _int(data.get("closed_by"), "closed_by", 0, n - 1, null=True)
+    known_raw = data.get("known")
+    known: list[list[Card]] = [[] for _ in range(n)]
+    if known_raw is not None:
+        known = [_cards(k, f"known[{i}]") for i, k in enumerate(_list(known_raw, "known", n))]
+        for seat, cards in enumerate(known):
+            if Counter(cards) - Counter(hands[seat]):
+                raise _fail(f"known[{seat}] names cards that hands[{seat}] does not hold")
 
     # Every card of the pack exactly once (B1.2).
     seen: Counter[Card] = Counter()
@@ -229,6 +236,7 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
         deal._seat = closed_by
     deal._pile_card = pile_card
     deal._closed_by = closed_by
+    deal._known = [_counts_of(k) if k else _EMPTY_COUNTS for k in known]
     if phase is not Phase.OVER and not deal.legal_moves():
         raise _fail(f"seat {to_move} has no legal move: no turn can be finished from here (B4.5)")
     return deal
