@@ -8,6 +8,7 @@ Cards, rule sets and melds::
     (True, True, 45, 200)
 """
 
+from biriba import records
 from biriba.cards import JOKER, Card, Rank, Suit, format_cards, full_pack, parse_cards
 from biriba.deal import Deal, Phase, team_of
 from biriba.errors import (
@@ -17,11 +18,14 @@ from biriba.errors import (
     InvalidMeldError,
     InvalidPositionError,
     NotationError,
+    RecordError,
 )
+from biriba.match import Match
 from biriba.melds import Meld, MeldKind, enumerate_melds
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import BIRIBA, BURACO, PileRestriction, RuleSet, StockExhausted
 from biriba.scoring import DealScore, TeamScore, score_team
+from biriba.view import PlayerView
 
 __version__ = "0.1.0.dev0"
 
@@ -41,6 +45,7 @@ __all__ = [
     "InvalidMeldError",
     "InvalidPositionError",
     "LayMeld",
+    "Match",
     "Meld",
     "MeldKind",
     "Move",
@@ -48,7 +53,9 @@ __all__ = [
     "Pass",
     "Phase",
     "PileRestriction",
+    "PlayerView",
     "Rank",
+    "RecordError",
     "RuleSet",
     "StockExhausted",
     "Suit",
@@ -59,6 +66,7 @@ __all__ = [
     "format_cards",
     "full_pack",
     "parse_cards",
+    "records",
     "score_team",
     "team_of",
 ]

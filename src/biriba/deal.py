@@ -18,10 +18,11 @@ JSON-ready data (:meth:`Deal.to_dict`, :meth:`Deal.from_dict`)::
 
 from __future__ import annotations
 
+import copy
 import enum
 import random
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from biriba.cards import JOKER_INDEX, Card, format_cards, full_pack
 from biriba.errors import (
@@ -34,6 +35,9 @@ from biriba.melds import Meld, melds_from_counts
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import BIRIBA, PileRestriction, RuleSet, StockExhausted
 from biriba.scoring import DealScore, TeamScore
+
+if TYPE_CHECKING:
+    from biriba.view import PlayerView
 
 __all__ = ["Deal", "Phase", "team_of"]
 
@@ -315,6 +319,7 @@ class Deal:
         "_seat",
         "_seed",
         "_sizes",
+        "_start",
         "_stock",
         "_unactivated",
         "_undo",
@@ -345,6 +350,7 @@ class Deal:
     _memo: tuple[Any, ...] | None
     _known: list[tuple[int, ...]]
     _seed: int | str | None
+    _start: dict[str, Any] | None
 
     def __init__(self) -> None:
         raise TypeError("build a Deal with Deal.new(...) or Deal.from_dict(...)")
@@ -374,6 +380,7 @@ class Deal:
         deal._memo = None
         deal._known = [_EMPTY_COUNTS] * n
         deal._seed = None
+        deal._start = None
         return deal
 
     # ================================================================ building
@@ -450,6 +457,7 @@ class Deal:
         other._memo = self._memo
         other._known = self._known.copy()
         other._seed = self._seed
+        other._start = self._start
         return other
 
     __copy__ = copy
@@ -517,6 +525,12 @@ class Deal:
     def seed(self) -> int | str | None:
         """The seed the deal was shuffled with; ``None`` for a deal built from a position."""
         return self._seed
+
+    @property
+    def start(self) -> dict[str, Any] | None:
+        """The position a deal built by :meth:`from_dict` started from (a copy), else
+        ``None``: with :attr:`seed` and :attr:`history` it is what a record needs."""
+        return None if self._start is None else copy.deepcopy(self._start)
 
     def known_cards(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` is publicly known to hold: taken with the discard pile and
@@ -950,6 +964,13 @@ class Deal:
         elif isinstance(move, Discard):
             self._pile.pop()
         return move
+
+    # ================================================================ views
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know of the deal, and nothing more (see :class:`PlayerView`)."""
+        from biriba.view import view_of
+
+        return view_of(self, _check_seat(seat, self.rules))
 
     # ================================================================ scoring
     def score(self) -> DealScore:

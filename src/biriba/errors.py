@@ -14,6 +14,7 @@ __all__ = [
     "InvalidMeldError",
     "InvalidPositionError",
     "NotationError",
+    "RecordError",
 ]
 
 
@@ -49,3 +50,24 @@ class AmbiguousMoveError(IllegalMoveError):
 
 class InvalidPositionError(BiribaError):
     """A position (dict or JSON) that is malformed or impossible."""
+
+
+class RecordError(BiribaError):
+    """A game record that is malformed or does not replay.
+
+    For a move that does not replay, :attr:`index` is its place in the deal's moves (from
+    0), :attr:`move` its text and :attr:`deal_index` the deal's place in a match record.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        index: int | None = None,
+        move: str | None = None,
+        deal_index: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.index = index
+        self.move = move
+        self.deal_index = deal_index

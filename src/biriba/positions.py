@@ -237,6 +237,7 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
     deal._pile_card = pile_card
     deal._closed_by = closed_by
     deal._known = [_counts_of(k) if k else _EMPTY_COUNTS for k in known]
+    deal._start = deal.to_dict()
     if phase is not Phase.OVER and not deal.legal_moves():
         raise _fail(f"seat {to_move} has no legal move: no turn can be finished from here (B4.5)")
     return deal

@@ -1,0 +1,244 @@
+"""The match (B9): a series of deals whose scores add up until a team passes the target.
+
+>>> match = Match.new(seed=3)
+>>> match.deal.dealer == match.dealer
+True
+>>> match.totals
+(0, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from biriba.deal import Deal
+from biriba.errors import BiribaError, InvalidPositionError
+from biriba.rules import BIRIBA, RuleSet
+from biriba.scoring import DealScore
+
+__all__ = ["Match"]
+
+
+class Match:
+    """A match: deals played one after another, scores added to running totals (B9).
+
+    Build one with :meth:`new` or :meth:`from_dict`. :attr:`deal` is the deal in
+    progress; once it is over, :meth:`next_deal` adds its score to :attr:`totals` and,
+    unless the match has ended, deals the next deal with the next dealer (B2.1).
+    """
+
+    __slots__ = (
+        "_deal",
+        "_dealer",
+        "_deals_played",
+        "_finished",
+        "_scores",
+        "_seed",
+        "_totals",
+        "_winner",
+        "rules",
+    )
+
+    #: The rule set of every deal of the match.
+    rules: RuleSet
+    _seed: int | str | None
+    _totals: tuple[int, ...]
+    _scores: tuple[DealScore, ...]
+    _winner: int | None
+    _deals_played: int
+    _dealer: int
+    _deal: Deal
+    _finished: tuple[Deal, ...]
+
+    def __init__(self) -> None:
+        raise TypeError("build a Match with Match.new(...) or Match.from_dict(...)")
+
+    @classmethod
+    def new(cls, rules: RuleSet = BIRIBA, *, seed: int | str | None = None) -> Match:
+        """Draw the first dealer from the match's seed (B2.1) and deal the first deal.
+
+        Deal ``i`` (from 0) is shuffled with the seed ``f"{seed}/{i}"``, so the same match
+        seed always gives the same match. Without a seed one is drawn and kept.
+        """
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+            raise TypeError(f"seed must be an int, a str or None, got {type(seed).__name__}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        dealer = random.Random(f"{seed}/dealer").randrange(rules.players)
+        match = object.__new__(cls)
+        match.rules = rules
+        match._seed = seed
+        match._totals = (0,) * rules.teams
+        match._scores = ()
+        match._winner = None
+        match._deals_played = 0
+        match._dealer = dealer
+        match._deal = Deal.new(rules, seed=match._deal_seed(0), dealer=dealer)
+        match._finished = ()
+        return match
+
+    def _deal_seed(self, index: int) -> str | None:
+        return None if self._seed is None else f"{self._seed}/{index}"
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def seed(self) -> int | str | None:
+        """The match's seed (``None`` for a match resumed without one)."""
+        return self._seed
+
+    @property
+    def deal(self) -> Deal:
+        """The deal in progress (the last deal, once the match is over)."""
+        return self._deal
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the deal in progress."""
+        return self._dealer
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each team's running total of the finished deals (B9.1)."""
+        return self._totals
+
+    @property
+    def scores(self) -> tuple[DealScore, ...]:
+        """The :class:`~biriba.DealScore` of each finished deal, in order."""
+        return self._scores
+
+    @property
+    def deals_played(self) -> int:
+        """How many deals have been finished and added to the totals."""
+        return self._deals_played
+
+    @property
+    def finished_deals(self) -> tuple[Deal, ...]:
+        """The deals finished since the match was built (not those before a resume)."""
+        return self._finished
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended (B9.2)."""
+        return self._winner is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team, or ``None`` while the match goes on."""
+        return self._winner
+
+    # ------------------------------------------------------------------ playing
+    def next_deal(self) -> None:
+        """Add the finished deal's score to the totals; unless that ends the match (B9.2),
+        deal the next deal with the next dealer (B2.1).
+
+        Raises :class:`~biriba.BiribaError` if the deal in progress is not over or the
+        match is.
+        """
+        if self.is_over:
+            raise BiribaError("the match is over (B9.2): there is no next deal")
+        if not self._deal.is_over:
+            raise BiribaError("the deal in progress is not over yet (B7.1): finish it first")
+        score = self._deal.score()
+        self._totals = tuple(t + s.total for t, s in zip(self._totals, score.teams, strict=True))
+        self._scores = (*self._scores, score)
+        self._finished = (*self._finished, self._deal)
+        self._deals_played += 1
+        self._winner = _winner(self._totals, self.rules)
+        if self._winner is None:
+            self._dealer = (self._dealer + 1) % self.rules.players
+            self._deal = Deal.new(
+                self.rules, seed=self._deal_seed(self._deals_played), dealer=self._dealer
+            )
+
+    def _replace_deal(self, deal: Deal) -> None:
+        """Put ``deal`` (the same deal, played on) in place of the deal in progress."""
+        assert deal.seed == self._deal.seed and deal.dealer == self._dealer
+        self._deal = deal
+
+    # ------------------------------------------------------------------ positions
+    def to_dict(self) -> dict[str, Any]:
+        """The match as JSON-ready data: ``rules``, ``totals``, ``dealer``, ``deal`` (a
+        position), and ``seed``, ``deals_played``, ``scores`` and ``winner``."""
+        return {
+            "rules": self.rules.name,
+            "totals": list(self._totals),
+            "dealer": self._dealer,
+            "deal": self._deal.to_dict(),
+            "seed": self._seed,
+            "deals_played": self._deals_played,
+            "scores": [[t.total for t in s.teams] for s in self._scores],
+            "winner": self._winner,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], rules: RuleSet | None = None) -> Match:
+        """Resume a match from :meth:`to_dict`'s data, checked like a position.
+
+        The four keys ``rules``, ``totals``, ``dealer`` and ``deal`` are enough; without a
+        ``seed`` the later deals are shuffled from fresh entropy. Raises
+        :class:`~biriba.InvalidPositionError` naming the problem.
+        """
+        if not isinstance(data, Mapping):
+            raise TypeError(f"a match is a dict, got {type(data).__name__}")
+        for key in ("rules", "totals", "dealer", "deal"):
+            if key not in data:
+                raise InvalidPositionError(f"invalid match: missing key {key!r}")
+        deal_data = data["deal"]
+        if not isinstance(deal_data, Mapping):
+            raise InvalidPositionError("invalid match: deal must be a position (a dict)")
+        if deal_data.get("rules") != data["rules"]:
+            raise InvalidPositionError("invalid match: the deal's rules differ from the match's")
+        deal = Deal.from_dict(deal_data, rules)
+        rules = deal.rules
+        totals = data["totals"]
+        if (
+            not isinstance(totals, list | tuple)
+            or len(totals) != rules.teams
+            or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals)
+        ):
+            raise InvalidPositionError(
+                f"invalid match: totals must be {rules.teams} integers, got {totals!r}"
+            )
+        if data["dealer"] != deal.dealer:
+            raise InvalidPositionError(
+                f"invalid match: dealer {data['dealer']!r} is not the deal's dealer {deal.dealer}"
+            )
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+            raise InvalidPositionError(f"invalid match: seed must be an int or a str, got {seed!r}")
+        played = data.get("deals_played", 0)
+        if isinstance(played, bool) or not isinstance(played, int) or played < 0:
+            raise InvalidPositionError(f"invalid match: deals_played must be >= 0, got {played!r}")
+        winner = _winner(tuple(totals), rules) if played else None
+        if data.get("winner") is not None and data.get("winner") != winner:
+            raise InvalidPositionError(
+                f"invalid match: winner {data.get('winner')!r} does not follow from the totals"
+            )
+        match = object.__new__(cls)
+        match.rules = rules
+        match._seed = seed
+        match._totals = tuple(totals)
+        match._scores = ()
+        match._deals_played = played
+        match._winner = winner
+        match._dealer = deal.dealer
+        match._deal = deal
+        match._finished = ()
+        return match
+
+    def __repr__(self) -> str:
+        state = f"winner={self._winner}" if self.is_over else f"deal {self._deals_played + 1}"
+        return f"<Match {self.rules.name} totals={list(self._totals)} {state}>"
+
+
+def _winner(totals: tuple[int, ...], rules: RuleSet) -> int | None:
+    """The winning team if the match ends with these totals (B9.2), else ``None``."""
+    best = max(totals)
+    passed = best > rules.target if rules.target_strict else best >= rules.target
+    if not passed or totals.count(best) > 1:
+        return None  # below the target, or equal at the top: another deal (B9.2)
+    return totals.index(best)

@@ -1,0 +1,384 @@
+"""Game records: a deal or a whole match as JSON, and a replay that checks every move.
+
+A record holds the rule set's name, the seed (or the explicit starting position), every
+move in text form and the final scores::
+
+    >>> import random
+    >>> from biriba import Deal
+    >>> deal = Deal.new(seed=4)
+    >>> rng = random.Random(4)
+    >>> while not deal.is_over:
+    ...     deal.play(rng.choice(deal.legal_moves()))
+    >>> text = dumps(record_deal(deal))
+    >>> replayed = replay(loads(text))
+    >>> replayed.to_dict() == deal.to_dict()
+    True
+
+:func:`replay` reports the first move that does not replay as a :class:`RecordError`
+with its index, its text and the rule that refuses it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import IO, Any
+
+import attrs
+
+from biriba.deal import Deal
+from biriba.errors import BiribaError, RecordError
+from biriba.match import Match
+from biriba.rules import RuleSet
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "DealRecord",
+    "MatchRecord",
+    "dump",
+    "dumps",
+    "load",
+    "loads",
+    "record_deal",
+    "record_match",
+    "replay",
+    "schema",
+]
+
+#: The value of every record's ``format`` field.
+FORMAT = "biriba-record"
+#: The schema version this library writes and reads.
+VERSION = 1
+
+_PARTS = ("melded", "bonuses", "hands", "closing", "reserve", "total")
+
+
+@attrs.frozen
+class DealRecord:
+    """One deal: how it started (a seed and a dealer, or a position) and every move."""
+
+    #: The rule set's name.
+    rules: str
+    #: The moves in text form, in order.
+    moves: tuple[str, ...]
+    #: The seed of :meth:`Deal.new <biriba.Deal.new>`, or ``None`` with a ``start``.
+    seed: int | str | None = None
+    #: The dealer, with a seed.
+    dealer: int = 0
+    #: The starting position, without a seed.
+    start: dict[str, Any] | None = attrs.field(default=None, eq=False)
+    #: The final score per team, part by part, if the deal is over.
+    score: tuple[dict[str, int], ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (the ``deal`` record of the schema)."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "kind": "deal",
+            "rules": self.rules,
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "start": self.start,
+            "moves": list(self.moves),
+            "score": None if self.score is None else [dict(s) for s in self.score],
+        }
+
+
+@attrs.frozen
+class MatchRecord:
+    """A match: its seed and every deal, with the running totals."""
+
+    #: The rule set's name.
+    rules: str
+    #: The match's seed.
+    seed: int | str | None
+    #: The deals, in order; the last may be unfinished.
+    deals: tuple[DealRecord, ...]
+    #: The totals after the finished deals.
+    totals: tuple[int, ...]
+    #: The winning team, or ``None``.
+    winner: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (the ``match`` record of the schema)."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "kind": "match",
+            "rules": self.rules,
+            "seed": self.seed,
+            "deals": [
+                {k: v for k, v in d.to_dict().items() if k not in ("format", "version", "kind")}
+                for d in self.deals
+            ],
+            "totals": list(self.totals),
+            "winner": self.winner,
+        }
+
+
+Record = DealRecord | MatchRecord
+
+
+def record_deal(deal: Deal) -> DealRecord:
+    """The record of ``deal``: its seed or starting position, and its history."""
+    if not isinstance(deal, Deal):
+        raise TypeError(f"record_deal expects a Deal, got {type(deal).__name__}")
+    start = deal.start
+    if deal.seed is None and start is None:
+        raise BiribaError("this deal has neither a seed nor a starting position to record")
+    score = None
+    if deal.is_over:
+        score = tuple({part: getattr(t, part) for part in _PARTS} for t in deal.score().teams)
+    return DealRecord(
+        rules=deal.rules.name,
+        moves=tuple(str(m) for m in deal.history),
+        seed=deal.seed if start is None else None,
+        dealer=deal.dealer,
+        start=start,
+        score=score,
+    )
+
+
+def record_match(match: Match) -> MatchRecord:
+    """The record of ``match``: its seed and every deal played since it was built."""
+    if not isinstance(match, Match):
+        raise TypeError(f"record_match expects a Match, got {type(match).__name__}")
+    deals = [record_deal(d) for d in match.finished_deals]
+    if not match.is_over:
+        deals.append(record_deal(match.deal))
+    return MatchRecord(
+        rules=match.rules.name,
+        seed=match.seed,
+        deals=tuple(deals),
+        totals=match.totals,
+        winner=match.winner,
+    )
+
+
+# ---------------------------------------------------------------------- JSON
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema shipped with the package: ``"position"`` or ``"record"``."""
+    from importlib import resources
+
+    if name not in ("position", "record"):
+        raise BiribaError(f"no schema named {name!r}; the schemas are 'position' and 'record'")
+    text = resources.files("biriba").joinpath(f"schemas/{name}.schema.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def dumps(record: Record, *, indent: int | None = None) -> str:
+    """The record as JSON text."""
+    if not isinstance(record, DealRecord | MatchRecord):
+        raise TypeError(f"dumps expects a DealRecord or MatchRecord, got {type(record).__name__}")
+    return json.dumps(record.to_dict(), indent=indent)
+
+
+def dump(record: Record, fp: IO[str], *, indent: int | None = 1) -> None:
+    """Write the record as JSON to a text file."""
+    fp.write(dumps(record, indent=indent))
+    fp.write("\n")
+
+
+def loads(text: str | bytes) -> Record:
+    """Read a record from JSON text; raises :class:`RecordError` if it is malformed."""
+    if not isinstance(text, str | bytes):
+        raise TypeError(f"loads expects JSON text, got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise RecordError(f"a record is JSON, and this is not: {error}") from None
+    return from_dict(data)
+
+
+def load(fp: IO[str]) -> Record:
+    """Read a record from a JSON text file."""
+    return loads(fp.read())
+
+
+def _fail(message: str) -> RecordError:
+    return RecordError(f"invalid record: {message}")
+
+
+def from_dict(data: Any) -> Record:
+    """A record from its JSON-ready data; raises :class:`RecordError` if it is malformed."""
+    if not isinstance(data, Mapping):
+        raise _fail(f"a record is a JSON object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise _fail(f"the format field must be {FORMAT!r}, got {data.get('format')!r}")
+    if data.get("version") != VERSION:
+        raise _fail(f"this library reads version {VERSION}, got {data.get('version')!r}")
+    kind = data.get("kind")
+    if kind == "deal":
+        return _deal_record(data, "record")
+    if kind == "match":
+        deals = data.get("deals")
+        if not isinstance(deals, list) or not deals:
+            raise _fail("a match record has a non-empty list of deals")
+        totals = data.get("totals")
+        if not isinstance(totals, list) or not all(
+            isinstance(t, int) and not isinstance(t, bool) for t in totals
+        ):
+            raise _fail("totals must be a list of integers")
+        winner = data.get("winner")
+        if winner is not None and not isinstance(winner, int):
+            raise _fail("winner must be a team number or null")
+        seed = data.get("seed")
+        if seed is not None and not isinstance(seed, int | str):
+            raise _fail("seed must be an integer, a string or null")
+        rules = _rules_name(data, "record")
+        return MatchRecord(
+            rules=rules,
+            seed=seed,
+            deals=tuple(
+                _deal_record({**d, "rules": d.get("rules", rules)}, f"deals[{i}]")
+                if isinstance(d, Mapping)
+                else _raise(_fail(f"deals[{i}] must be an object"))
+                for i, d in enumerate(deals)
+            ),
+            totals=tuple(totals),
+            winner=winner,
+        )
+    raise _fail(f"kind must be 'deal' or 'match', got {kind!r}")
+
+
+def _raise(error: RecordError) -> DealRecord:
+    raise error
+
+
+def _rules_name(data: Mapping[str, Any], where: str) -> str:
+    rules = data.get("rules")
+    if not isinstance(rules, str) or not rules:
+        raise _fail(f"{where}: rules must be a rule set's name")
+    return rules
+
+
+def _deal_record(data: Mapping[str, Any], where: str) -> DealRecord:
+    rules = _rules_name(data, where)
+    moves = data.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise _fail(f"{where}: moves must be a list of move texts")
+    seed = data.get("seed")
+    start = data.get("start")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+        raise _fail(f"{where}: seed must be an integer, a string or null")
+    if start is not None and not isinstance(start, Mapping):
+        raise _fail(f"{where}: start must be a position (an object) or null")
+    if (seed is None) == (start is None):
+        raise _fail(f"{where}: give exactly one of seed and start")
+    dealer = data.get("dealer", 0)
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
+        raise _fail(f"{where}: dealer must be an integer")
+    score = data.get("score")
+    parsed_score = None
+    if score is not None:
+        if not isinstance(score, list) or not all(
+            isinstance(s, Mapping) and all(isinstance(s.get(p), int) for p in _PARTS) for s in score
+        ):
+            raise _fail(f"{where}: score must list each team's {', '.join(_PARTS)}")
+        parsed_score = tuple({p: int(s[p]) for p in _PARTS} for s in score)
+    return DealRecord(
+        rules=rules,
+        moves=tuple(moves),
+        seed=seed,
+        dealer=dealer,
+        start=dict(start) if start is not None else None,
+        score=parsed_score,
+    )
+
+
+# ---------------------------------------------------------------------- replay
+def _rules_of(record: Record, rules: RuleSet | None) -> RuleSet:
+    if rules is None:
+        try:
+            return RuleSet.named(record.rules)
+        except BiribaError as error:
+            raise RecordError(f"{error}; pass the rule set to replay(record, rules)") from None
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    if rules.name != record.rules:
+        raise RecordError(f"the record is of rule set {record.rules!r}, not {rules.name!r}")
+    return rules
+
+
+def _replay_deal(record: DealRecord, rules: RuleSet, deal_index: int | None = None) -> Deal:
+    where = "" if deal_index is None else f"deal {deal_index}: "
+    try:
+        if record.start is not None:
+            deal = Deal.from_dict(record.start, rules)
+        else:
+            deal = Deal.new(rules, seed=record.seed, dealer=record.dealer)
+    except BiribaError as error:
+        raise RecordError(
+            f"{where}the record's start does not give a deal: {error}", deal_index=deal_index
+        ) from None
+    for index, text in enumerate(record.moves):
+        try:
+            deal.play(text)
+        except BiribaError as error:
+            raise RecordError(
+                f"{where}move {index} {text!r} does not replay: {error}",
+                index=index,
+                move=text,
+                deal_index=deal_index,
+            ) from None
+    if record.score is not None:
+        if not deal.is_over:
+            raise RecordError(f"{where}the record has a final score but the deal is not over")
+        got = tuple({p: getattr(t, p) for p in _PARTS} for t in deal.score().teams)
+        if got != record.score:
+            raise RecordError(
+                f"{where}the recorded score {list(record.score)} differs from the replayed "
+                f"score {list(got)} (B8)",
+                deal_index=deal_index,
+            )
+    return deal
+
+
+def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match:
+    """Re-play a record, checking every move and the final scores.
+
+    Returns the :class:`~biriba.Deal` (for a deal record) or the
+    :class:`~biriba.Match` (for a match record) as it stands after the last move.
+    Raises :class:`RecordError` naming the first move that does not replay, by its index,
+    its text and the rule that refuses it. ``rules`` is needed only for a rule set that
+    is not a preset.
+    """
+    if not isinstance(record, DealRecord | MatchRecord):
+        raise TypeError(f"replay expects a record, got {type(record).__name__}")
+    rules = _rules_of(record, rules)
+    if isinstance(record, DealRecord):
+        return _replay_deal(record, rules)
+    if record.seed is None:
+        raise RecordError("a match record needs the match's seed to replay")
+    match = Match.new(rules, seed=record.seed)
+    last = len(record.deals) - 1
+    for i, deal_record in enumerate(record.deals):
+        if match.is_over:
+            raise RecordError(f"deal {i}: the match was already over (B9.2)", deal_index=i)
+        expected = match.deal
+        if (
+            deal_record.start is not None
+            or deal_record.seed != expected.seed
+            or deal_record.dealer != expected.dealer
+        ):
+            raise RecordError(
+                f"deal {i}: the record's seed or dealer is not the match's deal {i} (B2.1)",
+                deal_index=i,
+            )
+        deal = _replay_deal(deal_record, rules, i)
+        match._replace_deal(deal)
+        if deal.is_over:
+            match.next_deal()
+        elif i != last:
+            raise RecordError(f"deal {i} is not over, but more deals follow", deal_index=i)
+    if tuple(record.totals) != match.totals:
+        raise RecordError(
+            f"the recorded totals {list(record.totals)} differ from the replayed "
+            f"{list(match.totals)} (B9.1)"
+        )
+    if record.winner != match.winner:
+        raise RecordError(f"the recorded winner {record.winner} is not the replayed one (B9.2)")
+    return match

@@ -1,0 +1,155 @@
+"""The match (B2.1, B9)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from biriba import BIRIBA, BiribaError, Deal, InvalidPositionError, Match
+
+from .helpers import position
+
+
+def finish(deal: Deal, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    while not deal.is_over:
+        deal.play(rng.choice(deal.legal_moves()))
+
+
+def over_deal() -> Deal:
+    """A deal that team 0 just closed with a clean biriba."""
+    deal = Deal.from_dict(
+        position(
+            hands={0: "KS"},
+            melds=(["3H 4H 5H 6H 7H 8H 9H"], []),
+            received=(True, False),
+        )
+    )
+    deal.play("discard KS")
+    assert deal.is_over
+    return deal
+
+
+def test_B2_1_first_dealer_drawn_from_the_match_seed_then_rotates() -> None:
+    dealers = {Match.new(seed=s).dealer for s in range(40)}
+    assert dealers == {0, 1, 2, 3}  # drawn, not fixed
+    assert Match.new(seed=9).dealer == Match.new(seed=9).dealer
+    match = Match.new(seed=9)
+    first = match.dealer
+    for k in range(1, 4):
+        finish(match.deal, k)
+        match.next_deal()
+        assert match.dealer == (first + k) % 4
+        assert match.deal.dealer == match.dealer
+        assert match.deal.to_move == (match.dealer + 1) % 4
+
+
+def test_B2_1_same_seed_same_match() -> None:
+    a, b = Match.new(seed="x"), Match.new(seed="x")
+    assert a.deal.to_dict() == b.deal.to_dict()
+    finish(a.deal)
+    finish(b.deal)
+    a.next_deal()
+    b.next_deal()
+    assert a.deal.to_dict() == b.deal.to_dict()
+
+
+def test_B9_1_scores_add_to_the_running_totals() -> None:
+    match = Match.new(seed=4)
+    finish(match.deal)
+    expected = match.deal.score().totals
+    match.next_deal()
+    assert match.totals == expected
+    assert match.scores[0].totals == expected
+    finish(match.deal, 1)
+    second = match.deal.score().totals
+    match.next_deal()
+    assert match.totals == tuple(a + b for a, b in zip(expected, second, strict=True))
+
+
+def resumed(totals: list[int]) -> Match:
+    deal = over_deal()
+    return Match.from_dict(
+        {"rules": "biriba", "totals": totals, "dealer": deal.dealer, "deal": deal.to_dict()}
+    )
+
+
+def test_B9_2_match_ends_strictly_above_5000() -> None:
+    gained = over_deal().score().totals  # team 0 gains 45 + 200 - 0 + 100 ...
+    match = resumed([5000 - gained[0], 0])
+    match.next_deal()
+    assert match.totals[0] == 5000
+    assert not match.is_over and match.winner is None  # exactly 5000 is not enough
+    match2 = resumed([5001 - gained[0], 0])
+    match2.next_deal()
+    assert match2.is_over and match2.winner == 0
+
+
+def test_B9_2_higher_total_wins_and_equal_totals_play_on() -> None:
+    gained = over_deal().score().totals
+    higher = resumed([6000 - gained[0], 5500 - gained[1]])
+    higher.next_deal()
+    assert higher.winner == 0
+    both_above = resumed([5200 - gained[0], 5300 - gained[1]])
+    both_above.next_deal()
+    assert both_above.winner == 1
+    tied = resumed([5200 - gained[0], 5200 - gained[1]])
+    tied.next_deal()
+    assert not tied.is_over and tied.winner is None
+    assert not tied.deal.is_over  # another deal is played
+
+
+def test_next_deal_errors() -> None:
+    match = Match.new(seed=1)
+    with pytest.raises(BiribaError, match="not over"):
+        match.next_deal()
+    gained = over_deal().score().totals
+    done = resumed([6000 - gained[0], 0])
+    done.next_deal()
+    with pytest.raises(BiribaError, match="the match is over"):
+        done.next_deal()
+
+
+def test_match_to_dict_and_from_dict() -> None:
+    match = Match.new(seed=5)
+    finish(match.deal)
+    match.next_deal()
+    data = match.to_dict()
+    again = Match.from_dict(data)
+    assert again.to_dict()["totals"] == data["totals"]
+    assert again.deal.to_dict() == match.deal.to_dict()
+    finish(match.deal, 3)
+    finish(again.deal, 3)
+    match.next_deal()
+    again.next_deal()
+    assert again.deal.to_dict() == match.deal.to_dict()  # the seed carries the future
+    four = {k: data[k] for k in ("rules", "totals", "dealer", "deal")}
+    assert Match.from_dict(four).totals == match.scores[0].totals
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("deal"), "missing key 'deal'"),
+        (lambda d: d.update(totals=[1]), "totals must be 2 integers"),
+        (lambda d: d.update(dealer=(d["dealer"] + 1) % 4), "is not the deal's dealer"),
+        (lambda d: d["deal"].update(rules="buraco"), "rules differ"),
+        (lambda d: d["deal"]["hands"][0].append("7H"), "too many 7H"),
+    ],
+)
+def test_match_from_dict_refuses_bad_data(change: object, message: str) -> None:
+    data = Match.new(seed=2).to_dict()
+    change(data)  # type: ignore[operator]
+    with pytest.raises(InvalidPositionError, match=message):
+        Match.from_dict(data)
+
+
+def test_match_types() -> None:
+    with pytest.raises(TypeError):
+        Match.new("biriba")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Match.from_dict([])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Match()
+    assert Match.new(BIRIBA, seed=1).rules is BIRIBA

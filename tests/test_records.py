@@ -1,0 +1,177 @@
+"""Game records: JSON round trips, replay with error reports, and the shipped schemas."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from typing import Any
+
+import jsonschema
+import pytest
+from referencing import Registry, Resource
+
+from biriba import BIRIBA, BiribaError, Deal, Match, RecordError, records
+
+from .helpers import position
+
+
+def finished_deal(seed: int = 4) -> Deal:
+    deal = Deal.new(seed=seed)
+    rng = random.Random(seed)
+    while not deal.is_over:
+        deal.play(rng.choice(deal.legal_moves()))
+    return deal
+
+
+def short_match() -> Match:
+    match = Match.new(BIRIBA, seed=21)
+    rng = random.Random(0)
+    for _ in range(2):
+        while not match.deal.is_over:
+            match.deal.play(rng.choice(match.deal.legal_moves()))
+        match.next_deal()
+    for _ in range(10):
+        match.deal.play(rng.choice(match.deal.legal_moves()))
+    return match
+
+
+def validator(name: str) -> jsonschema.protocols.Validator:
+    position = records.schema("position")
+    registry: Registry[Any] = Registry().with_resource(
+        "https://biriba.readthedocs.io/schemas/position.schema.json",
+        Resource.from_contents(position),
+    )
+    schema = records.schema(name)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, registry=registry)
+
+
+def test_deal_record_round_trip_and_replay() -> None:
+    deal = finished_deal()
+    record = records.record_deal(deal)
+    assert record.seed == deal.seed and record.moves == tuple(str(m) for m in deal.history)
+    text = records.dumps(record)
+    data = json.loads(text)
+    assert data["format"] == "biriba-record" and data["version"] == 1
+    again = records.loads(text)
+    assert again == record
+    replayed = records.replay(again)
+    assert isinstance(replayed, Deal)
+    assert replayed.to_dict() == deal.to_dict()
+    buffer = io.StringIO()
+    records.dump(record, buffer)
+    buffer.seek(0)
+    assert records.load(buffer) == record
+
+
+def test_record_of_a_deal_from_a_position() -> None:
+    deal = Deal.from_dict(position(hands={0: "5C 6C 7C KS QS"}))
+    deal.play("meld 5C 6C 7C")
+    record = records.record_deal(deal)
+    assert record.seed is None and record.start is not None
+    replayed = records.replay(records.loads(records.dumps(record)))
+    assert replayed.to_dict() == deal.to_dict()
+
+
+def test_match_record_round_trip_and_replay() -> None:
+    match = short_match()
+    record = records.record_match(match)
+    assert len(record.deals) == 3
+    replayed = records.replay(records.loads(records.dumps(record)))
+    assert isinstance(replayed, Match)
+    assert replayed.to_dict() == match.to_dict()
+
+
+def test_replay_reports_the_first_bad_move_by_index_text_and_rule() -> None:
+    data = records.record_deal(finished_deal()).to_dict()
+    data["moves"][5] = "discard 5C" if data["moves"][5] != "discard 5C" else "discard 6C"
+    bad = data["moves"][5]
+    with pytest.raises(RecordError) as info:
+        records.replay(records.loads(json.dumps(data)))
+    error = info.value
+    assert error.index == 5 and error.move == bad
+    assert "move 5" in str(error) and bad in str(error)
+    assert any(rule in str(error) for rule in ("B4.1", "B4.2", "B4.3", "B4.5"))
+
+
+def test_replay_checks_the_final_score() -> None:
+    data = records.record_deal(finished_deal()).to_dict()
+    data["score"][0]["total"] += 1
+    with pytest.raises(RecordError, match="differs from the replayed score"):
+        records.replay(records.loads(json.dumps(data)))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("not json", "is JSON"),
+        ("[]", "a JSON object"),
+        ('{"format": "pgn"}', "format field"),
+        ('{"format": "biriba-record", "version": 9}', "version 1"),
+        ('{"format": "biriba-record", "version": 1, "kind": "x"}', "kind must be"),
+        (
+            '{"format": "biriba-record", "version": 1, "kind": "deal", "rules": "biriba",'
+            ' "moves": [1]}',
+            "moves must be a list of move texts",
+        ),
+        (
+            '{"format": "biriba-record", "version": 1, "kind": "deal", "rules": "biriba",'
+            ' "moves": []}',
+            "exactly one of seed and start",
+        ),
+        (
+            '{"format": "biriba-record", "version": 1, "kind": "deal", "rules": "chess",'
+            ' "seed": 1, "moves": []}',
+            "no rule set named 'chess'",
+        ),
+    ],
+)
+def test_malformed_records_give_clear_errors(text: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        records.replay(records.loads(text))
+
+
+def test_replay_of_a_move_after_the_end() -> None:
+    data = records.record_deal(finished_deal()).to_dict()
+    data["moves"].append("draw")
+    data["score"] = None
+    with pytest.raises(RecordError, match=r"B7\.1"):
+        records.replay(records.loads(json.dumps(data)))
+
+
+def test_schemas_accept_what_the_library_writes() -> None:
+    positions = validator("position")
+    deal = finished_deal(7)
+    positions.validate(deal.to_dict())
+    positions.validate(Deal.new(seed=1).to_dict())
+    positions.validate(position(hands={0: "5C 6C 7C KS QS"}))
+    recs = validator("record")
+    recs.validate(records.record_deal(deal).to_dict())
+    recs.validate(records.record_match(short_match()).to_dict())
+    recs.validate(records.record_deal(Deal.from_dict(position(hands={0: "KS QS"}))).to_dict())
+
+
+def test_schemas_reject_malformed_data() -> None:
+    positions = validator("position")
+    data = Deal.new(seed=1).to_dict()
+    data["phase"] = "lunch"
+    with pytest.raises(jsonschema.ValidationError):
+        positions.validate(data)
+    recs = validator("record")
+    record = records.record_deal(finished_deal()).to_dict()
+    record["moves"].append("jump 3")
+    with pytest.raises(jsonschema.ValidationError):
+        recs.validate(record)
+    with pytest.raises(BiribaError):
+        records.schema("nothing")
+
+
+def test_record_types() -> None:
+    with pytest.raises(TypeError):
+        records.record_deal("deal")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        records.dumps({})  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        records.replay({})  # type: ignore[arg-type]
