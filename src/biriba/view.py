@@ -67,8 +67,8 @@ class PlayerView:
     closed_by: int | None
     #: By seat, the cards publicly known to be in that hand (the own seat: empty).
     known: tuple[tuple[Card, ...], ...]
-    #: The public history, as move texts.
-    history: tuple[str, ...]
+    #: The public history: every move is public (a draw shows as ``draw``, never the card).
+    history: tuple[Move, ...]
 
     # ------------------------------------------------------------------ derived
     @property
@@ -123,7 +123,7 @@ class PlayerView:
             "pile_card": None if self.pile_card is None else str(self.pile_card),
             "closed_by": self.closed_by,
             "known": [[str(c) for c in k] for k in self.known],
-            "history": list(self.history),
+            "history": [str(m) for m in self.history],
         }
 
     # ------------------------------------------------------------------ sampling
@@ -185,7 +185,7 @@ class PlayerView:
         deal._seat = self.to_move if self.to_move is not None else (self.closed_by or 0)
         deal._pile_card = self.pile_card
         deal._closed_by = self.closed_by
-        deal._history = [Move.parse(text, rules) for text in self.history]
+        deal._history = list(self.history)
         return deal
 
 
@@ -213,5 +213,5 @@ def view_of(deal: Deal, seat: int) -> PlayerView:
         pile_card=deal._pile_card,
         closed_by=deal._closed_by,
         known=known,
-        history=tuple(str(m) for m in deal._history),
+        history=tuple(deal._history),
     )

@@ -1,0 +1,171 @@
+"""Bots: players that get a :class:`~biriba.PlayerView` and return a legal move.
+
+Every bot follows the :class:`Bot` protocol and is seeded, so a game between bots is
+reproducible::
+
+    >>> from biriba import Deal
+    >>> from biriba.bots import GreedyBot, RandomBot, play_deal
+    >>> deal = Deal.new(seed=3)
+    >>> play_deal(deal, [GreedyBot(seed=1), RandomBot(seed=2)] * 2).is_over
+    True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from biriba.bots.heuristics import discard_danger, greedy_choice, table_of
+from biriba.deal import Deal, Phase
+from biriba.errors import BiribaError
+from biriba.moves import Discard, Move
+from biriba.view import PlayerView
+
+__all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "play_deal"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player: given what its seat may know, it returns one of the legal moves."""
+
+    def choose(self, view: PlayerView) -> Move:
+        """Return a move from ``view.legal_moves()``."""
+        ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal moves, with its own ``random.Random(seed)``."""
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Move:
+        """A legal move chosen uniformly at random."""
+        return self.rng.choice(view.legal_moves())
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+class GreedyBot:
+    """A sensible heuristic player.
+
+    It takes the pile when the pile's cards fit its melds or hand, melds and adds toward
+    biribas, keeps substitutes for where they complete or extend a biriba, discards what
+    helps the next player least (never a substitute, never a card that fits the next
+    team's melds, preferring high loose cards), goes for the reserve whenever it can, and
+    closes when its team is not behind. Ties are broken by its seeded generator.
+    """
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Move:
+        """The heuristic's move for ``view``."""
+        return greedy_choice(view, view.legal_moves(), self.rng)
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+
+class MonteCarloBot:
+    """Search over sampled deals: for each candidate move, sample deals consistent with the
+    view (:meth:`PlayerView.sample`), play the move and then the rest of the deal (or
+    ``horizon`` moves) with the greedy heuristic for every seat, and keep the move whose
+    outcome (own team's score minus the other team's) is best on average.
+
+    The candidates are the greedy move and the other legal moves of the same kind as the
+    strongest alternatives, at most ``candidates`` of them; moves that are forced are
+    played at once. The budget is ``iterations`` sampled deals per candidate, or
+    ``time_limit`` seconds per decision if given.
+    """
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        *,
+        iterations: int = 8,
+        candidates: int = 4,
+        horizon: int = 60,
+        time_limit: float | None = None,
+    ) -> None:
+        if iterations < 1 or candidates < 1 or horizon < 1:
+            raise BiribaError("iterations, candidates and horizon must be at least 1")
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.candidates = candidates
+        self.horizon = horizon
+        self.time_limit = time_limit
+
+    def _candidates(self, view: PlayerView, moves: tuple[Move, ...]) -> list[Move]:
+        """The moves worth a search: the draw-phase choice, and the best few discards.
+
+        Melds and additions follow the heuristic: it lays and adds whenever that pays.
+        """
+        greedy = greedy_choice(view, moves, random.Random(0))
+        if view.phase is Phase.DRAW:
+            return list(moves)
+        if not isinstance(greedy, Discard) or len(view.hand) == 1:
+            return [greedy]
+        hand = Counter(view.hand)
+        discards = [m for m in moves if isinstance(m, Discard)]
+        discards.sort(key=lambda d: discard_danger(d.card, view, hand))
+        chosen: list[Move] = [*discards[: self.candidates]]
+        return chosen
+
+    def _rollout(self, world: Deal, team: int, rng: random.Random) -> int:
+        for _ in range(self.horizon):
+            if world.is_over:
+                break
+            world.play_unchecked(greedy_choice(table_of(world), world.legal_moves(), rng))
+        score = world.score().teams
+        mine = score[team].total
+        theirs = max(s.total for i, s in enumerate(score) if i != team)
+        return mine - theirs
+
+    def choose(self, view: PlayerView) -> Move:
+        """The candidate with the best average outcome over the sampled deals."""
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        candidates = self._candidates(view, moves)
+        if len(candidates) == 1:
+            return candidates[0]
+        totals = dict.fromkeys(candidates, 0)
+        counts = dict.fromkeys(candidates, 0)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        while True:
+            world = view.sample(self.rng)
+            for move in candidates:
+                trial = world.copy()
+                trial.play_unchecked(move)
+                totals[move] += self._rollout(trial, view.team, self.rng)
+                counts[move] += 1
+            done += 1
+            if deadline is not None:
+                if time.perf_counter() >= deadline:
+                    break
+            elif done >= self.iterations:
+                break
+        return max(candidates, key=lambda m: totals[m] / counts[m])
+
+    def __repr__(self) -> str:
+        return f"MonteCarloBot(iterations={self.iterations}, candidates={self.candidates})"
+
+
+def play_deal(deal: Deal, bots: Sequence[Bot]) -> Deal:
+    """Play ``deal`` to its end, seat ``s`` played by ``bots[s]``; return the deal.
+
+    Each bot gets ``deal.view(seat)`` and its move is checked with ``deal.play``.
+    """
+    if len(bots) != deal.rules.players:
+        raise BiribaError(f"play_deal needs {deal.rules.players} bots, got {len(bots)}")
+    while not deal.is_over:
+        seat = deal.to_move
+        assert seat is not None
+        deal.play(bots[seat].choose(deal.view(seat)))
+    return deal

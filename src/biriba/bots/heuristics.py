@@ -1,0 +1,182 @@
+"""The greedy heuristic shared by :class:`~biriba.bots.GreedyBot` and the search bot."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Protocol
+
+import attrs
+
+from biriba.cards import Card
+from biriba.deal import Deal, Phase
+from biriba.melds import Meld
+from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
+from biriba.rules import RuleSet
+
+__all__ = ["Table", "discard_danger", "greedy_choice", "table_of"]
+
+
+class Table(Protocol):
+    """What the heuristic reads: a :class:`~biriba.PlayerView` has all of it."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def team(self) -> int: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def hand(self) -> tuple[Card, ...]: ...
+    @property
+    def discard_pile(self) -> tuple[Card, ...]: ...
+    @property
+    def melds(self) -> tuple[tuple[Meld, ...], ...]: ...
+
+
+@attrs.frozen
+class _DealTable:
+    """The heuristic's inputs read straight off a deal (for rollouts inside a search)."""
+
+    rules: RuleSet
+    seat: int
+    team: int
+    phase: Phase
+    hand: tuple[Card, ...]
+    discard_pile: tuple[Card, ...]
+    melds: tuple[tuple[Meld, ...], ...]
+
+
+def table_of(deal: Deal) -> Table:
+    """The heuristic's view of the player to move in ``deal``: only what that seat sees."""
+    seat = deal.to_move
+    assert seat is not None
+    rules = deal.rules
+    return _DealTable(
+        rules,
+        seat,
+        seat % rules.teams,
+        deal.phase,
+        deal.hand(seat),
+        deal.discard_pile,
+        tuple(deal.melds(t) for t in range(rules.teams)),
+    )
+
+
+def _wild(card: Card) -> bool:
+    return card.rank is None or card.rank == 2
+
+
+def _fits_melds(card: Card, melds: Sequence[Meld]) -> bool:
+    return any(m.extensions(card) for m in melds)
+
+
+def _fits_hand(card: Card, hand: Sequence[Card]) -> bool:
+    """Whether ``card`` makes a pair of a rank or a near-sequence with the hand."""
+    if _wild(card):
+        return True
+    for other in hand:
+        if other.rank == card.rank:
+            return True
+        if (
+            other.suit == card.suit
+            and other.rank is not None
+            and card.rank is not None
+            and abs(other.rank - card.rank) <= 2
+        ):
+            return True
+    return False
+
+
+def _pile_use(view: Table) -> int:
+    mine = view.melds[view.team]
+    return sum(1 for c in view.discard_pile if _fits_melds(c, mine) or _fits_hand(c, view.hand))
+
+
+def _draw_phase(view: Table, moves: Sequence[Move]) -> Move:
+    can_take = any(isinstance(m, TakeDiscard) for m in moves)
+    if can_take:
+        pile = view.discard_pile
+        use = _pile_use(view)
+        worth = use >= 1 and (len(pile) <= 3 or use * 3 >= len(pile))
+        if worth or (use >= 2 and len(view.hand) + len(pile) <= 20):
+            return next(m for m in moves if isinstance(m, TakeDiscard))
+    for move in moves:
+        if isinstance(move, DrawStock):
+            return move
+    for move in moves:
+        if isinstance(move, Pass):
+            return move
+    return moves[0]
+
+
+def _meld_value(move: Move, view: Table) -> float:
+    hand_size = len(view.hand)
+    mine = view.melds[view.team]
+    if isinstance(move, LayMeld):
+        meld = move.meld
+        value = 10 + 3 * len(meld) + meld.points / 10
+        if not meld.is_clean and not meld.is_biriba:
+            value -= 14  # keep substitutes for where they count
+        if len(meld) == hand_size:
+            value += 100  # empties the hand into the reserve
+        return value
+    if isinstance(move, AddToMeld):
+        old = mine[move.index]
+        result = move.result or old.extensions(move.card)[0]
+        value = 9 + (result.bonus - old.bonus) / 10 + (2 if len(result) >= 5 else 0)
+        if _wild(move.card) and move.card in result.substitutes:
+            completes = result.is_biriba and not old.is_biriba
+            value += 10 if completes else -16
+        if result.is_clean:
+            value += 2
+        if hand_size == 1:
+            value += 100
+        return value
+    return -1.0
+
+
+def discard_danger(card: Card, view: Table, hand: Counter[Card]) -> float:
+    players = view.rules.players
+    teams = view.rules.teams
+    next_team = (view.seat + 1) % players % teams
+    danger = 0.0
+    if _wild(card):
+        danger += 60
+    if _fits_melds(card, view.melds[next_team]):
+        danger += 30
+    rest = list((hand - Counter([card])).elements())
+    if any(c.rank == card.rank for c in rest):
+        danger += 12
+    if _fits_hand(card, [c for c in rest if c.rank != card.rank]):
+        danger += 5
+    if _fits_melds(card, view.melds[view.team]):
+        danger += 20  # better added than thrown away
+    return danger - card.points / 2
+
+
+def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Move:
+    """The greedy heuristic's move among ``moves`` (the legal moves of ``view``)."""
+    if len(moves) == 1:
+        return moves[0]
+    if view.phase is Phase.DRAW:
+        return _draw_phase(view, moves)
+    discards = [m for m in moves if isinstance(m, Discard)]
+    if len(view.hand) == 1 and discards:
+        return discards[0]  # the last card: the reserve (B5.4) or the close (B6.1)
+    best: Move | None = None
+    best_value = 0.0
+    for move in moves:
+        if isinstance(move, LayMeld | AddToMeld):
+            value = _meld_value(move, view) + rng.random() * 0.01
+            if value > best_value:
+                best, best_value = move, value
+    if best is not None:
+        return best
+    if discards:
+        hand = Counter(view.hand)
+        return min(discards, key=lambda d: discard_danger(d.card, view, hand) + rng.random() * 0.01)
+    return rng.choice(list(moves))
