@@ -1,35 +1,166 @@
-"""The ``biriba`` command line."""
+"""The ``biriba`` command line: ``play``, ``simulate``, ``validate``, ``rules`` and ``demo``.
+
+Also available as ``python -m biriba``. Every command works with the core dependencies
+alone.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+import attrs
+
+from biriba.errors import BiribaError
 
 __all__ = ["main"]
 
 
-def _demo(args: argparse.Namespace) -> int:
+def _demo(args: argparse.Namespace, out: TextIO) -> int:
     from biriba.demo import run_demo
 
-    run_demo(seed=args.seed, out=sys.stdout)
+    run_demo(seed=args.seed, out=out)
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
-    parser = argparse.ArgumentParser(prog="biriba", description=__doc__)
-    sub = parser.add_subparsers(dest="command")
-    demo = sub.add_parser("demo", help="play a seeded demo and print it")
-    demo.add_argument("--seed", type=int, default=2026, help="the seed (default 2026)")
-    demo.set_defaults(func=_demo)
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
+def _play(args: argparse.Namespace, out: TextIO) -> int:
+    from biriba.play import run_play
+
+    return run_play(sys.stdin, out, seed=args.seed, seat=args.seat)
+
+
+def _simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from biriba.simulate import simulate
+
+    def progress(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    kind = {"matches": args.matches} if args.matches else {"deals": args.deals}
+    result = simulate(
+        args.bots,
+        seed=args.seed,
+        workers=args.workers,
+        progress=None if args.quiet else progress,
+        **kind,
+    )
+    print(result.summary(), file=out)
+    return 0
+
+
+def _validate(args: argparse.Namespace, out: TextIO) -> int:
+    from biriba import records
+    from biriba.deal import Deal
+
+    try:
+        text = Path(args.file).read_text()
+    except OSError as error:
+        print(f"cannot read {args.file}: {error.strerror}", file=out)
+        return 2
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        print(f"{args.file} is not JSON: {error}", file=out)
+        return 1
+    if isinstance(data, dict) and data.get("format") == records.FORMAT:
+        try:
+            result = records.replay(records.from_dict(data))
+        except BiribaError as error:
+            print(f"invalid record: {error}", file=out)
+            return 1
+        print(f"valid record: every move replays ({type(result).__name__.lower()})", file=out)
         return 0
     try:
-        result: int = args.func(args)
+        deal = Deal.from_dict(data)
+    except (BiribaError, TypeError) as error:
+        print(str(error), file=out)
+        return 1
+    if args.move is None:
+        moves = ", ".join(str(m) for m in deal.legal_moves()) or "none: the deal is over"
+        print(f"valid position; legal moves: {moves}", file=out)
+        return 0
+    try:
+        deal.verify(args.move)
+    except BiribaError as error:
+        print(f"illegal: {error}", file=out)
+        return 1
+    print(f"legal: {args.move}", file=out)
+    return 0
+
+
+def _rules(args: argparse.Namespace, out: TextIO) -> int:
+    from biriba.rules import RuleSet
+
+    rules = RuleSet.named(args.name)
+    print(f"rule set {rules.name!r}", file=out)
+    for field in attrs.fields(RuleSet):
+        value = getattr(rules, field.name)
+        if field.name == "name":
+            continue
+        shown = getattr(value, "value", value)
+        print(f"  {field.name:<28} {shown}", file=out)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="biriba", description="Biriba, the Greek partnership rummy game, and Buraco."
+    )
+    sub = parser.add_subparsers(dest="command")
+    demo = sub.add_parser("demo", help="play a whole seeded deal between random players")
+    demo.add_argument("--seed", type=int, default=2026, help="the seed (default 2026)")
+    demo.set_defaults(func=_demo)
+    play = sub.add_parser("play", help="play a deal against three bots in the terminal")
+    play.add_argument("--seed", type=int, default=None, help="the deal's seed")
+    play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
+    play.set_defaults(func=_play)
+    simulate = sub.add_parser("simulate", help="bot against bot, with a summary table")
+    simulate.add_argument(
+        "--bots",
+        nargs=2,
+        default=["greedy", "random"],
+        metavar="BOT",
+        help="two of: random, greedy, montecarlo (default: greedy random)",
+    )
+    games = simulate.add_mutually_exclusive_group()
+    games.add_argument("--deals", type=int, default=100, help="single deals (default 100)")
+    games.add_argument("--matches", type=int, default=None, help="whole matches instead")
+    simulate.add_argument("--seed", default="0", help="the seed (default 0)")
+    simulate.add_argument("--workers", type=int, default=None, help="processes (default: all)")
+    simulate.add_argument("--quiet", action="store_true", help="no progress bar")
+    simulate.set_defaults(func=_simulate)
+    validate = sub.add_parser("validate", help="replay a record, or check a position and a move")
+    validate.add_argument("file", help="a record or a position, as JSON")
+    validate.add_argument("--move", default=None, help="a move to check against the position")
+    validate.set_defaults(func=_validate)
+    rules = sub.add_parser("rules", help="print a rule set")
+    rules.add_argument("name", nargs="?", default="biriba", help="biriba (default) or buraco")
+    rules.set_defaults(func=_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
+    stream = out if out is not None else sys.stdout
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(stream)
+        return 0
+    try:
+        result: int = args.func(args, stream)
     except BrokenPipeError:  # the output was cut short (``| head``): not an error
         sys.stderr.close()
         return 0
+    except BiribaError as error:
+        print(f"biriba: {error}", file=sys.stderr)
+        return 2
     return result

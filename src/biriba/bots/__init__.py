@@ -87,8 +87,8 @@ class MonteCarloBot:
         self,
         seed: int | str | None = None,
         *,
-        iterations: int = 8,
-        candidates: int = 4,
+        iterations: int = 6,
+        candidates: int = 3,
         horizon: int = 60,
         time_limit: float | None = None,
     ) -> None:

@@ -1,0 +1,211 @@
+"""Simulation: many deals or matches between bots, in parallel through any executor.
+
+    >>> from biriba.bots import GreedyBot, RandomBot
+    >>> result = simulate([GreedyBot, RandomBot], deals=4, seed=1, workers=1)
+    >>> result.games, result.names
+    (4, ('GreedyBot', 'RandomBot'))
+    >>> result.wins[0] + result.wins[1] + result.ties == 4
+    True
+
+Game ``i`` is shuffled with the seed ``f"{seed}/{i}"`` and the two bots swap teams from one
+game to the next, so the results are the same for a given seed whatever the number of
+workers or the executor. Any :class:`concurrent.futures.Executor` works: a process pool
+(the default), a thread pool, or a cluster's executor such as Dask's
+``client.get_executor()``; the bots must then be picklable (classes and module-level
+functions are).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+import attrs
+
+from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
+from biriba.deal import Deal
+from biriba.errors import BiribaError
+from biriba.match import Match
+from biriba.rules import BIRIBA, RuleSet
+
+__all__ = ["BOTS", "GameResult", "SimulationResult", "simulate"]
+
+#: A bot factory: called with a seed, it returns a fresh bot.
+BotFactory = Callable[[str], Bot]
+
+#: The bots known by name (the command line's ``--bots``).
+BOTS: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "montecarlo": MonteCarloBot,
+}
+
+
+@attrs.frozen
+class GameResult:
+    """One game: each bot's score (its team's total) and the winning bot, if any."""
+
+    index: int
+    scores: tuple[int, int]
+    winner: int | None
+    deals: int
+
+
+@attrs.frozen
+class SimulationResult:
+    """The outcome of a simulation between two bots."""
+
+    #: The bots' names, in the order they were given.
+    names: tuple[str, str]
+    #: Every game's result, in game order.
+    results: tuple[GameResult, ...]
+    #: ``"deals"`` or ``"matches"``.
+    kind: str
+
+    @property
+    def games(self) -> int:
+        """How many games were played."""
+        return len(self.results)
+
+    @property
+    def wins(self) -> tuple[int, int]:
+        """Games won by each bot."""
+        return (
+            sum(1 for r in self.results if r.winner == 0),
+            sum(1 for r in self.results if r.winner == 1),
+        )
+
+    @property
+    def ties(self) -> int:
+        """Games neither bot won (equal scores)."""
+        return sum(1 for r in self.results if r.winner is None)
+
+    def win_rate(self, bot: int) -> float:
+        """The share of games ``bot`` (0 or 1) won."""
+        return self.wins[bot] / self.games if self.games else 0.0
+
+    def confidence_interval(self, bot: int, z: float = 1.96) -> tuple[float, float]:
+        """The Wilson score interval of ``bot``'s win rate (95% by default)."""
+        n = self.games
+        if not n:
+            return (0.0, 1.0)
+        p = self.win_rate(bot)
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        # Rounding must not put the rate itself outside its interval (p = 0 or 1).
+        return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+
+    def mean_score(self, bot: int) -> float:
+        """``bot``'s average score per game."""
+        if not self.games:
+            return 0.0
+        return sum(r.scores[bot] for r in self.results) / self.games
+
+    def summary(self) -> str:
+        """A plain-text table of the results."""
+        unit = "deals" if self.kind == "deals" else "matches"
+        lines = [f"{self.games} {unit}, {self.ties} tied", ""]
+        lines.append(
+            f"{'bot':<14}{'wins':>7}{'win rate':>10}{'95% interval':>18}{'mean score':>12}"
+        )
+        for i, name in enumerate(self.names):
+            low, high = self.confidence_interval(i)
+            lines.append(
+                f"{name:<14}{self.wins[i]:>7}{self.win_rate(i):>10.1%}"
+                f"{f'{low:.1%} - {high:.1%}':>18}{self.mean_score(i):>12.1f}"
+            )
+        return "\n".join(lines)
+
+
+def _name(bot: BotFactory) -> str:
+    return str(getattr(bot, "__name__", type(bot).__name__))
+
+
+def _resolve(bot: str | BotFactory) -> BotFactory:
+    if isinstance(bot, str):
+        try:
+            return BOTS[bot.lower()]
+        except KeyError:
+            raise BiribaError(f"no bot named {bot!r}; known: {', '.join(BOTS)}") from None
+    if not callable(bot):
+        raise TypeError(f"a bot is a name or a factory taking a seed, got {bot!r}")
+    return bot
+
+
+def _play_game(
+    task: tuple[int, str, BotFactory, BotFactory, RuleSet, str, int | None],
+) -> GameResult:
+    index, seed, first, second, rules, kind, max_deals = task
+    game_seed = f"{seed}/{index}"
+    swap = index % 2 == 1  # the bots change teams from one game to the next
+    factories = (second, first) if swap else (first, second)
+    seats = [factories[s % rules.teams](f"{game_seed}/{s}") for s in range(rules.players)]
+    if kind == "deals":
+        deal = play_deal(Deal.new(rules, seed=game_seed, dealer=index % rules.players), seats)
+        totals = deal.score().totals
+        played = 1
+    else:
+        match = Match.new(rules, seed=game_seed)
+        played = 0
+        while not match.is_over and (max_deals is None or played < max_deals):
+            play_deal(match.deal, seats)
+            match.next_deal()
+            played += 1
+        totals = match.totals
+    team_of_bot = (1, 0) if swap else (0, 1)
+    scores = (totals[team_of_bot[0]], totals[team_of_bot[1]])
+    winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
+    return GameResult(index, scores, winner, played)
+
+
+def simulate(
+    bots: Sequence[str | BotFactory],
+    *,
+    deals: int | None = None,
+    matches: int | None = None,
+    seed: int | str = 0,
+    rules: RuleSet = BIRIBA,
+    executor: Executor | None = None,
+    workers: int | None = None,
+    max_deals_per_match: int | None = 200,
+    progress: Callable[[int, int], None] | None = None,
+) -> SimulationResult:
+    """Play ``deals`` deals or ``matches`` matches between two bots and report the results.
+
+    ``bots`` holds two bots, each a name from :data:`BOTS` or a factory called with a seed
+    (a bot class works). With ``executor=None`` a process pool of ``workers`` processes is
+    used (``workers=1`` plays in this process). ``progress(done, total)`` is called after
+    each game.
+    """
+    if len(bots) != 2:
+        raise BiribaError(f"simulate plays two bots against each other, got {len(bots)}")
+    if (deals is None) == (matches is None):
+        raise BiribaError("give exactly one of deals= and matches=")
+    count = deals if deals is not None else matches
+    assert count is not None
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise BiribaError(f"the number of games must be a positive int, got {count!r}")
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    if rules.teams != 2:
+        raise BiribaError("simulate needs a rule set with two teams")
+    first, second = (_resolve(b) for b in bots)
+    kind = "deals" if deals is not None else "matches"
+    tasks = [(i, str(seed), first, second, rules, kind, max_deals_per_match) for i in range(count)]
+    results: list[GameResult] = []
+
+    def collect(found: Iterator[GameResult]) -> None:
+        for result in found:
+            results.append(result)
+            if progress is not None:
+                progress(len(results), count)
+
+    if executor is not None:
+        collect(executor.map(_play_game, tasks))
+    elif workers == 1:
+        collect(_play_game(t) for t in tasks)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            collect(pool.map(_play_game, tasks, chunksize=max(1, count // 32)))
+    return SimulationResult((_name(first), _name(second)), tuple(results), kind)

@@ -1,0 +1,178 @@
+"""Bots, simulation and the command line."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from biriba import BiribaError, Deal, Move, records
+from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
+from biriba.cli import main
+from biriba.play import run_play
+from biriba.simulate import simulate
+
+from .helpers import position
+
+
+def test_bots_follow_the_protocol_and_play_legal_moves() -> None:
+    for bot in (RandomBot(seed=1), GreedyBot(seed=1), MonteCarloBot(seed=1, iterations=1)):
+        assert isinstance(bot, Bot)
+        deal = Deal.new(seed=5)
+        for _ in range(12):
+            move = bot.choose(deal.view(deal.to_move or 0))
+            assert isinstance(move, Move) and deal.is_legal(move)
+            deal.play(move)
+
+
+def test_bots_are_seeded() -> None:
+    def game(seed: int) -> tuple[str, ...]:
+        deal = Deal.new(seed=9)
+        play_deal(deal, [GreedyBot(seed=seed), RandomBot(seed=seed)] * 2)
+        return tuple(str(m) for m in deal.history)
+
+    assert game(1) == game(1)
+
+
+def test_greedy_beats_random_in_deals() -> None:
+    result = simulate([GreedyBot, RandomBot], deals=12, seed="t", workers=1)
+    assert result.win_rate(0) >= 0.9
+    assert result.mean_score(0) > result.mean_score(1)
+
+
+def test_greedy_goes_for_the_reserve() -> None:
+    deal = Deal.from_dict(position(hands={0: "8H 9H"}, melds=(["2H 3H 4H 5H 6H 7H"], [])))
+    bot = GreedyBot(seed=0)
+    deal.play(bot.choose(deal.view(0)))
+    deal.play(bot.choose(deal.view(0)))
+    assert deal.reserve_received(0)
+
+
+def test_greedy_never_discards_a_substitute_when_it_can_help_it() -> None:
+    deal = Deal.from_dict(position(hands={0: "JK 2C 9S KD"}))
+    move = GreedyBot(seed=0).choose(deal.view(0))
+    assert str(move) in ("discard 9S", "discard KD")
+
+
+def test_monte_carlo_bot_budget_and_errors() -> None:
+    with pytest.raises(BiribaError):
+        MonteCarloBot(iterations=0)
+    deal = Deal.new(seed=2)
+    deal.play("draw")
+    bot = MonteCarloBot(seed=3, time_limit=0.05)
+    assert deal.is_legal(bot.choose(deal.view(deal.to_move or 0)))
+
+
+def test_play_deal_checks_the_number_of_bots() -> None:
+    with pytest.raises(BiribaError, match="4 bots"):
+        play_deal(Deal.new(seed=1), [RandomBot()])
+
+
+def test_simulation_is_the_same_whatever_the_workers() -> None:
+    one = simulate(["greedy", "random"], deals=6, seed=4, workers=1)
+    pool = simulate(["greedy", "random"], deals=6, seed=4, workers=2)
+    with ThreadPoolExecutor(max_workers=3) as executor:
+        threads = simulate(["greedy", "random"], deals=6, seed=4, executor=executor)
+    assert one.results == pool.results == threads.results
+    assert one.games == 6 and sum(one.wins) + one.ties == 6
+    low, high = one.confidence_interval(0)
+    assert 0 <= low <= one.win_rate(0) <= high <= 1
+    assert "GreedyBot" in one.summary()
+
+
+def test_simulation_of_matches() -> None:
+    result = simulate([GreedyBot, RandomBot], matches=1, seed=2, workers=1)
+    assert result.kind == "matches" and result.results[0].deals >= 1
+
+
+def test_simulation_errors() -> None:
+    with pytest.raises(BiribaError, match="exactly one"):
+        simulate(["greedy", "random"])
+    with pytest.raises(BiribaError, match="no bot named"):
+        simulate(["greedy", "chess"], deals=1)
+    with pytest.raises(BiribaError, match="two bots"):
+        simulate(["greedy"], deals=1)
+    with pytest.raises(BiribaError, match="positive"):
+        simulate(["greedy", "random"], deals=0)
+
+
+# ---------------------------------------------------------------- the command line
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out)
+    return code, out.getvalue()
+
+
+def test_cli_rules() -> None:
+    code, text = run("rules")
+    assert code == 0 and "hand_size" in text and "5000" in text
+    code, text = run("rules", "buraco")
+    assert code == 0 and "2000" in text
+
+
+def test_cli_demo() -> None:
+    code, text = run("demo", "--seed", "5")
+    assert code == 0 and "Score (B8)" in text
+
+
+def test_cli_simulate() -> None:
+    code, text = run("simulate", "--deals", "3", "--workers", "1", "--quiet")
+    assert code == 0 and "GreedyBot" in text and "RandomBot" in text
+
+
+def test_cli_validate_record_and_position(tmp_path: Path) -> None:
+    deal = Deal.new(seed=1)
+    rng = random.Random(1)
+    for _ in range(30):
+        deal.play(rng.choice(deal.legal_moves()))
+    record = tmp_path / "record.json"
+    record.write_text(records.dumps(records.record_deal(deal)))
+    assert run("validate", str(record)) == (0, "valid record: every move replays (deal)\n")
+    data = json.loads(record.read_text())
+    data["moves"][3] = "discard 5C" if data["moves"][3] != "discard 5C" else "discard 6C"
+    record.write_text(json.dumps(data))
+    code, text = run("validate", str(record))
+    assert code == 1 and "move 3" in text
+    pos = tmp_path / "position.json"
+    pos.write_text(json.dumps(deal.to_dict()))
+    legal = str(deal.legal_moves()[0])
+    assert run("validate", str(pos), "--move", legal) == (0, f"legal: {legal}\n")
+    code, text = run("validate", str(pos), "--move", "pass")
+    assert code == 1 and "illegal" in text
+    code, text = run("validate", str(pos))
+    assert code == 0 and "legal moves" in text
+    pos.write_text("{")
+    assert run("validate", str(pos))[0] == 1
+    assert run("validate", str(tmp_path / "missing.json"))[0] == 2
+
+
+def test_cli_help() -> None:
+    code, text = run()
+    assert code == 0 and "simulate" in text
+
+
+def test_play_drives_through_its_input() -> None:
+    script = "\n".join(["help", "hint", "nonsense", "0", "999", "discard ZZ", "1", "undo"]) + "\n"
+    script += "1\n" * 400  # then always the first listed move, to the end of the deal
+    out = io.StringIO()
+    code = run_play(io.StringIO(script), out, seed=3)
+    text = out.getvalue()
+    assert code == 0, text[-500:]
+    assert "Hint:" in text
+    assert "Not allowed: 'nonsense' is not a move" in text
+    assert "There is no move 0" in text and "There is no move 999" in text
+    assert "Taken back." in text
+    assert "The deal is over" in text and "total" in text
+
+
+def test_play_stops_cleanly_when_input_ends_or_quits() -> None:
+    out = io.StringIO()
+    assert run_play(io.StringIO(""), out, seed=3) == 1
+    assert "Input ended" in out.getvalue()
+    out = io.StringIO()
+    assert run_play(io.StringIO("quit\n"), out, seed=3) == 1
+    assert "You left the table." in out.getvalue()
