@@ -115,7 +115,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="biriba", description="Biriba, the Greek partnership rummy game, and Buraco."
     )
     sub = parser.add_subparsers(dest="command")
-    demo = sub.add_parser("demo", help="play a whole seeded deal between random players")
+    demo = sub.add_parser("demo", help="play a whole seeded deal between four bots")
     demo.add_argument("--seed", type=int, default=2026, help="the seed (default 2026)")
     demo.set_defaults(func=_demo)
     play = sub.add_parser("play", help="play a deal against three bots in the terminal")

@@ -1,8 +1,7 @@
-"""The demo behind ``python -m biriba demo``: one seeded deal between random players."""
+"""The demo behind ``python -m biriba demo``: one seeded deal between four bots."""
 
 from __future__ import annotations
 
-import random
 import sys
 from typing import TextIO
 
@@ -16,21 +15,23 @@ __all__ = ["run_demo"]
 def run_demo(
     seed: int = 2026, out: TextIO | None = None, rules: RuleSet = BIRIBA, verbose: bool = True
 ) -> Deal:
-    """Play a whole seeded deal between four random players and print it.
+    """Play a whole seeded deal between four greedy bots and print it.
 
-    Each player picks uniformly among the legal moves, with ``random.Random(seed)``. The
-    moves are printed turn by turn, then the table at the end and the score breakdown.
-    Returns the finished deal.
+    The moves are printed turn by turn, then the table at the end and the score
+    breakdown. Returns the finished deal.
     """
+    from biriba.bots import GreedyBot
+
     stream = out if out is not None else sys.stdout
     deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
-    rng = random.Random(seed)
+    bots = [GreedyBot(seed=f"{seed}/{s}") for s in range(rules.players)]
     print(f"biriba demo: seed {seed}, dealer seat {deal.dealer}, rules {rules.name!r}", file=stream)
     turn: list[str] = []
     turns = 0
     while not deal.is_over:
         seat = deal.to_move
-        move = rng.choice(deal.legal_moves())
+        assert seat is not None
+        move = bots[seat].choose(deal.view(seat))
         deal.play(move)
         turn.append(str(move))
         if isinstance(move, Discard | Pass) or deal.is_over:

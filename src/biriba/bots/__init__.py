@@ -157,15 +157,21 @@ class MonteCarloBot:
         return f"MonteCarloBot(iterations={self.iterations}, candidates={self.candidates})"
 
 
-def play_deal(deal: Deal, bots: Sequence[Bot]) -> Deal:
+def play_deal(deal: Deal, bots: Sequence[Bot], *, max_moves: int = 20_000) -> Deal:
     """Play ``deal`` to its end, seat ``s`` played by ``bots[s]``; return the deal.
 
-    Each bot gets ``deal.view(seat)`` and its move is checked with ``deal.play``.
+    Each bot gets ``deal.view(seat)`` and its move is checked with ``deal.play``. The rules
+    do not forbid players from taking the pile turn after turn without ever melding, which
+    never ends a deal: after ``max_moves`` moves a :class:`~biriba.BiribaError` says so.
     """
     if len(bots) != deal.rules.players:
         raise BiribaError(f"play_deal needs {deal.rules.players} bots, got {len(bots)}")
-    while not deal.is_over:
+    for _ in range(max_moves):
+        if deal.is_over:
+            return deal
         seat = deal.to_move
         assert seat is not None
         deal.play(bots[seat].choose(deal.view(seat)))
-    return deal
+    if deal.is_over:
+        return deal
+    raise BiribaError(f"the deal did not end within {max_moves} moves (the bots never meld)")

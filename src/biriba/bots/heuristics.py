@@ -11,7 +11,7 @@ import attrs
 
 from biriba.cards import Card
 from biriba.deal import Deal, Phase
-from biriba.melds import Meld
+from biriba.melds import Meld, melds_from_counts
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import RuleSet
 
@@ -92,17 +92,33 @@ def _fits_hand(card: Card, hand: Sequence[Card]) -> bool:
 
 
 def _pile_use(view: Table) -> int:
+    """How many pile cards would go to the table this turn: additions to the team's melds,
+    or cards of a new meld made with the hand."""
     mine = view.melds[view.team]
-    return sum(1 for c in view.discard_pile if _fits_melds(c, mine) or _fits_hand(c, view.hand))
+    pile = view.discard_pile
+    used = {i for i, c in enumerate(pile) if _fits_melds(c, mine)}
+    counts = [0] * 53
+    for card in (*view.hand, *pile):
+        counts[card.index] += 1
+    in_hand = Counter(view.hand)
+    for meld in melds_from_counts(tuple(counts), view.rules):
+        if meld.is_clean and Counter(meld.cards) - in_hand:
+            fresh = Counter(meld.cards) - in_hand
+            for i, card in enumerate(pile):
+                if fresh[card] and i not in used:
+                    used.add(i)
+                    fresh[card] -= 1
+    return len(used)
 
 
 def _draw_phase(view: Table, moves: Sequence[Move]) -> Move:
+    """Take the pile only when some of it goes to the table at once: a take that melds
+    nothing could be answered by another, and the deal would never end."""
     can_take = any(isinstance(m, TakeDiscard) for m in moves)
     if can_take:
         pile = view.discard_pile
         use = _pile_use(view)
-        worth = use >= 1 and (len(pile) <= 3 or use * 3 >= len(pile))
-        if worth or (use >= 2 and len(view.hand) + len(pile) <= 20):
+        if use >= 1 and (len(pile) <= 4 or use * 4 >= len(pile)):
             return next(m for m in moves if isinstance(m, TakeDiscard))
     for move in moves:
         if isinstance(move, DrawStock):
