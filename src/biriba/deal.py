@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import enum
 import random
+from operator import mul
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -128,6 +129,8 @@ class _Engine:
         self.reserve_needs_biriba = rules.reserve_needs_biriba
         self.close_needs_biriba = rules.close_needs_biriba
         self.keep2 = max(2, rules.keep_after_melding)
+        #: The value of each card index (B8.1), for scoring hands held as counts.
+        self.values = tuple(rules.card_values[i % 13 + 1] for i in range(52)) + (rules.joker_value,)
         self.moves_cache: dict[_Key, _MoveList] = {}
         self.finish_cache: dict[_Key, bool] = {}
 
@@ -235,9 +238,8 @@ class _Engine:
         else:
             last_ok = size >= self.keep
         if last_ok:
-            for idx in range(53):
-                if counts[idx] and _CARDS[idx] is not pile_card:
-                    moves.append(_DISCARDS[idx])
+            barred = -1 if pile_card is None else pile_card.index
+            moves += [_DISCARDS[i] for i, n in enumerate(counts) if n and i != barred]
         listed = _MoveList(tuple(moves))
         if len(self.moves_cache) > 100_000:
             self.moves_cache.clear()
@@ -666,6 +668,9 @@ class Deal:
             raise IllegalMoveError(f"illegal move {str(move)!r}: the deal is over (B7.1)")
         if self._phase is Phase.PLAY:
             legal = self._play_list()
+            for listed in legal.moves:
+                if listed is move:  # the usual case: a move taken from legal_moves()
+                    return move
             if isinstance(move, AddToMeld):
                 move = self._canonical_add(move, legal)
             if move in legal:
@@ -979,8 +984,7 @@ class Deal:
         Before the end it scores the table as if the deal ended now.
         """
         rules = self.rules
-        values = rules.card_values
-        joker = rules.joker_value
+        values = self._engine.values
         teams: list[TeamScore] = []
         for team in range(rules.teams):
             melded = bonuses = 0
@@ -990,13 +994,8 @@ class Deal:
             unactivated = self._unactivated[team]
             left = 0
             for seat in range(team, rules.players, rules.teams):
-                if seat == unactivated:
-                    continue  # B8.7: the packet's cards are replaced by the penalty
-                counts = self._hands[seat]
-                for idx in range(52):
-                    if counts[idx]:
-                        left += counts[idx] * values[idx % 13 + 1]
-                left += counts[JOKER_INDEX] * joker
+                if seat != unactivated:  # B8.7: the packet's cards give way to the penalty
+                    left += sum(map(mul, self._hands[seat], values))
             if not self._received[team]:
                 reserve = -rules.reserve_penalty
             elif unactivated is not None:

@@ -66,6 +66,7 @@ class Meld:
         "_ext",
         "_hash",
         "_low",
+        "_points",
         "_subs",
         "_suit_or_rank",
         "cards",
@@ -81,7 +82,8 @@ class Meld:
     _subs: tuple[int, ...]
     _hash: int
     _ext: dict[int, tuple[Meld, ...]]
-    _addable: tuple[int, ...] | None
+    _addable: tuple[int, ...]
+    _points: int
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("build a Meld with Meld.parse(text) or Meld.from_cards(cards)")
@@ -103,9 +105,8 @@ class Meld:
         object.__setattr__(meld, "_suit_or_rank", suit_or_rank)
         object.__setattr__(meld, "_low", low)
         object.__setattr__(meld, "_subs", subs)
-        object.__setattr__(meld, "_hash", hash((kind is MeldKind.GROUP, cards)))
-        object.__setattr__(meld, "_ext", {})
-        object.__setattr__(meld, "_addable", None)
+        # _hash, _ext and _addable are filled in when first needed: most melds the
+        # enumerator makes are never hashed nor extended.
         return meld
 
     # ------------------------------------------------------------------ building
@@ -180,9 +181,14 @@ class Meld:
     @property
     def points(self) -> int:
         """The sum of the card values under the meld's rule set (B8.1, B8.2)."""
-        values = self.rules.card_values
-        joker = self.rules.joker_value
-        return sum(joker if c.rank is None else values[c.rank] for c in self.cards)
+        try:
+            return self._points
+        except AttributeError:
+            values = self.rules.card_values
+            joker = self.rules.joker_value
+            found = sum(joker if c.rank is None else values[c.rank] for c in self.cards)
+            object.__setattr__(self, "_points", found)
+            return found
 
     @property
     def bonus(self) -> int:
@@ -207,21 +213,26 @@ class Meld:
         """
         if not isinstance(card, Card):
             raise TypeError(f"Meld.extensions expects a Card, got {type(card).__name__}")
-        found = self._ext.get(card.index)
+        try:
+            cache = self._ext
+        except AttributeError:
+            cache = {}
+            object.__setattr__(self, "_ext", cache)
+        found = cache.get(card.index)
         if found is None:
-            found = _extensions(self, card)
-            self._ext[card.index] = found
+            found = cache[card.index] = _extensions(self, card)
         return found
 
     def addable_indices(self) -> tuple[int, ...]:
         """The :attr:`Card.index` of every card that has at least one extension (B3.12)."""
-        found = self._addable
-        if found is None:
+        try:
+            return self._addable
+        except AttributeError:
             found = tuple(
                 i for i in _candidate_indices(self) if self.extensions(Card.from_index(i))
             )
             object.__setattr__(self, "_addable", found)
-        return found
+            return found
 
     # ------------------------------------------------------------------ dunder
     def __len__(self) -> int:
@@ -237,15 +248,19 @@ class Meld:
         return f"Meld.parse({str(self)!r})"
 
     def __hash__(self) -> int:
-        return self._hash
+        try:
+            return self._hash
+        except AttributeError:
+            value = hash((self.kind is MeldKind.GROUP, self.cards))
+            object.__setattr__(self, "_hash", value)
+            return value
 
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
         if isinstance(other, Meld):
             return (
-                self._hash == other._hash
-                and self.cards == other.cards
+                self.cards == other.cards
                 and self.kind is other.kind
                 and (self.rules is other.rules or self.rules == other.rules)
             )

@@ -18,10 +18,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from biriba.bots.heuristics import discard_danger, greedy_choice, table_of
+from biriba.bots.heuristics import discard_danger, greedy_choice, pile_use, table_of
 from biriba.deal import Deal, Phase
 from biriba.errors import BiribaError
-from biriba.moves import Discard, Move
+from biriba.moves import Discard, Move, TakeDiscard
 from biriba.view import PlayerView
 
 __all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "play_deal"]
@@ -107,7 +107,11 @@ class MonteCarloBot:
         """
         greedy = greedy_choice(view, moves, random.Random(0))
         if view.phase is Phase.DRAW:
-            return list(moves)
+            # Never a take that melds nothing: takes answered by takes need not end a deal.
+            useful = pile_use(view) >= 1
+            return [greedy] + [
+                m for m in moves if m != greedy and (useful or not isinstance(m, TakeDiscard))
+            ]
         if not isinstance(greedy, Discard) or len(view.hand) == 1:
             return [greedy]
         hand = Counter(view.hand)

@@ -15,7 +15,7 @@ from biriba.melds import Meld, melds_from_counts
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import RuleSet
 
-__all__ = ["Table", "discard_danger", "greedy_choice", "table_of"]
+__all__ = ["Table", "discard_danger", "greedy_choice", "pile_use", "table_of"]
 
 
 class Table(Protocol):
@@ -91,12 +91,13 @@ def _fits_hand(card: Card, hand: Sequence[Card]) -> bool:
     return False
 
 
-def _pile_use(view: Table) -> int:
-    """How many pile cards would go to the table this turn: additions to the team's melds,
-    or cards of a new meld made with the hand."""
+def pile_use(view: Table) -> int:
+    """How many pile cards would go to the table this turn: natural cards the team's melds
+    take, or cards of a new clean meld made with the hand. The heuristic plays each of
+    those, so a take it judges useful always puts cards on the table."""
     mine = view.melds[view.team]
     pile = view.discard_pile
-    used = {i for i, c in enumerate(pile) if _fits_melds(c, mine)}
+    used = {i for i, c in enumerate(pile) if not _wild(c) and _fits_melds(c, mine)}
     counts = [0] * 53
     for card in (*view.hand, *pile):
         counts[card.index] += 1
@@ -117,7 +118,7 @@ def _draw_phase(view: Table, moves: Sequence[Move]) -> Move:
     can_take = any(isinstance(m, TakeDiscard) for m in moves)
     if can_take:
         pile = view.discard_pile
-        use = _pile_use(view)
+        use = pile_use(view)
         if use >= 1 and (len(pile) <= 4 or use * 4 >= len(pile)):
             return next(m for m in moves if isinstance(m, TakeDiscard))
     for move in moves:
