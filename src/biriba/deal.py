@@ -21,11 +21,11 @@ from __future__ import annotations
 import copy
 import enum
 import random
-from operator import mul
 from collections.abc import Iterable, Iterator, Mapping
+from operator import mul
 from typing import TYPE_CHECKING, Any, Final
 
-from biriba.cards import JOKER_INDEX, Card, format_cards, full_pack
+from biriba.cards import Card, format_cards, full_pack
 from biriba.errors import (
     AmbiguousMoveError,
     BiribaError,
@@ -130,7 +130,7 @@ class _Engine:
         self.close_needs_biriba = rules.close_needs_biriba
         self.keep2 = max(2, rules.keep_after_melding)
         #: The value of each card index (B8.1), for scoring hands held as counts.
-        self.values = tuple(rules.card_values[i % 13 + 1] for i in range(52)) + (rules.joker_value,)
+        self.values = (*tuple(rules.card_values[i % 13 + 1] for i in range(52)), rules.joker_value)
         self.moves_cache: dict[_Key, _MoveList] = {}
         self.finish_cache: dict[_Key, bool] = {}
 
