@@ -40,6 +40,7 @@ def clear_caches() -> None:
         engine.moves_cache.clear()
         engine.finish_cache.clear()
     melds._ENUM_CACHE.clear()
+    melds._PART_CACHES.clear()
 
 
 def random_deals(count: int) -> tuple[float, float]:
@@ -111,6 +112,7 @@ def legal_moves_rates(positions: list[dict[str, Any]]) -> tuple[float, float]:
         # from_dict checks that a legal move exists, which warms the caches: give the
         # deal fresh meld objects and clear the global caches, so nothing is cached.
         deal._melds = [tuple(Meld.parse(str(m)) for m in melds) for melds in deal._melds]
+        deal._memo = None
         clear_caches()
         start = time.perf_counter()
         deal.legal_moves()

@@ -7,7 +7,7 @@ import itertools
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from biriba import (
@@ -386,3 +386,36 @@ def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...
     _enumerate_sequences_fast(tuple(counts), BIRIBA, wilds, sub_cap, 3, None, fast)
     _enumerate_sequences(tuple(counts), BIRIBA, wilds, sub_cap, 3, None, general)
     assert fast == general
+
+
+def reference_extensions(meld: Meld, card: Card) -> set[Meld]:
+    """B3.8 to B3.12 by brute force: every way of inserting the card, and of putting it in
+    a substitute's place with that substitute at either end, that validates and keeps
+    every other card's rank (so nothing moves but what B3.9 moves)."""
+    cards = list(meld.cards)
+    found: set[Meld] = set()
+    if meld.kind is MeldKind.GROUP:
+        with contextlib.suppress(InvalidMeldError):
+            found.add(Meld.from_cards([*cards, card]))
+        return found
+    assert meld.low is not None
+    # Each arrangement with the rank its first card must stand at: the old cards keep
+    # their ranks, so it is one below the old low when the arrangement grows at the front.
+    arrangements = [([card, *cards], meld.low - 1), ([*cards, card], meld.low)]
+    for pos in meld.substitute_positions:
+        rest = [*cards[:pos], card, *cards[pos + 1 :]]
+        arrangements += [([cards[pos], *rest], meld.low - 1), ([*rest, cards[pos]], meld.low)]
+    for arrangement, expected_low in arrangements:
+        try:
+            result = Meld.from_cards(arrangement)
+        except InvalidMeldError:
+            continue
+        if result.kind is MeldKind.SEQUENCE and result.low == expected_low:
+            found.add(result)
+    return found
+
+
+@settings(max_examples=400)
+@given(melds(), st.sampled_from([Card.from_index(i) for i in range(53)]))
+def test_extensions_agree_with_a_brute_force_reference(meld: Meld, card: Card) -> None:
+    assert set(meld.extensions(card)) == reference_extensions(meld, card)

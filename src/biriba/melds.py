@@ -476,39 +476,63 @@ def _extensions(meld: Meld, card: Card) -> tuple[Meld, ...]:
         return ()  # Z3.3: a sequence ending with an ace is closed
     low = meld._low
     suit = meld._suit_or_rank
-    # Each arrangement with the rank its first card stands at: the card at either end,
-    # or (B3.9) in place of the substitute whose rank it is, the substitute moved to an end.
-    arrangements: list[tuple[tuple[Card, ...], int]] = [
-        ((card, *cards), low - 1),
-        ((*cards, card), low),
-    ]
+    # The card at either end, or (B3.9) in place of the substitute whose rank it is, the
+    # substitute moving to one end.
+    places: list[int | None] = [None]
     for pos in meld._subs:
         rank = low + pos
         if card.index == _natural_index(suit, rank) and not _acts_as_substitute(
             card, rank, suit, rules
         ):
-            moved = cards[pos]
-            rest = (*cards[:pos], card, *cards[pos + 1 :])
-            arrangements.append(((moved, *rest), low - 1))
-            arrangements.append(((*rest, moved), low))
+            places.append(pos)
     found: list[Meld] = []
-    for arrangement, new_low in arrangements:
-        result = _sequence_at(arrangement, new_low, suit, rules)
-        if result is not None and result not in found:
-            found.append(result)
+    for replace in places:
+        for at_low in (True, False):
+            result = _grown(meld, card, at_low, replace)
+            if result is not None and result not in found:
+                found.append(result)
     return tuple(found)
 
 
-def _sequence_at(cards: tuple[Card, ...], low: int, suit: int, rules: RuleSet) -> Meld | None:
-    """``cards`` as a sequence of ``suit`` starting at rank ``low``, if that is valid."""
+def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | None:
+    """``meld`` with one more card, or ``None`` if that breaks a rule.
+
+    Without ``replace``, ``card`` goes to the low or the high end. With it, ``card`` takes
+    the place of the substitute at ``replace`` and that substitute goes to the end. Every
+    other card keeps its rank and its role, so only the end needs checking.
+    """
+    rules = meld.rules
+    cards = meld.cards
     n = len(cards)
-    if n > rules.max_sequence or _sequence_problem(cards, low, suit, rules):
+    suit = meld._suit_or_rank
+    new_low = meld._low - 1 if at_low else meld._low
+    if n + 1 > rules.max_sequence:
+        return None  # B3.2
+    if new_low < (1 if rules.ace_low else 2) or new_low + n > (14 if rules.ace_high else 13):
+        return None  # B3.2: nothing below a low ace or above a high ace
+    if replace is None:
+        incoming, rest = card, cards
+    else:
+        incoming, rest = cards[replace], (*cards[:replace], card, *cards[replace + 1 :])
+    end_rank = new_low if at_low else new_low + n
+    if incoming.index == _natural_index(suit, end_rank) and not _acts_as_substitute(
+        incoming, end_rank, suit, rules
+    ):
+        incoming_sub = False
+    elif _is_wild(incoming, rules):
+        incoming_sub = True
+    else:
         return None
-    subs = tuple(i for i, c in enumerate(cards) if _acts_as_substitute(c, low + i, suit, rules))
+    shift = 1 if at_low else 0
+    subs = [p + shift for p in meld._subs if p != replace]
+    if incoming_sub:
+        subs.append(0 if at_low else n)
+        subs.sort()
     limit = rules.max_substitutes
-    if (limit is not None and len(subs) > limit) or len(subs) > n - len(subs):
-        return None
-    return Meld._raw(MeldKind.SEQUENCE, cards, rules, suit, low, subs)
+    if (limit is not None and len(subs) > limit) or 2 * len(subs) > n + 1:
+        return None  # B3.3, B3.10
+    new_cards = (incoming, *rest) if at_low else (*rest, incoming)
+    return Meld._raw(MeldKind.SEQUENCE, new_cards, rules, suit, new_low, tuple(subs))
 
 
 # ---------------------------------------------------------------------- enumeration
@@ -589,7 +613,39 @@ def _enumerate_sequences_fast(
     max_new: int | None,
     out: list[Meld],
 ) -> None:
-    """:func:`_enumerate_sequences` for at most one substitute, in the same order."""
+    """:func:`_enumerate_sequences` for at most one substitute, in the same order.
+
+    The melds of one suit depend only on that suit's cards and the substitutes in hand,
+    so they are cached under those: a draw changes one suit, the others come from the
+    cache.
+    """
+    cache = _part_cache(rules)
+    wild_key = tuple(wilds)
+    for suit in range(4):
+        base = suit * 13
+        row = counts[base : base + 13]
+        if 13 - row.count(0) < 2:
+            continue
+        key = (suit, row, wild_key)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _sequences_of_suit(
+                suit, row, rules, wilds, sub_cap, min_len, max_new
+            )
+        out += found
+
+
+def _sequences_of_suit(
+    suit: int,
+    row: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+) -> tuple[Meld, ...]:
+    """The sequences of one suit (with at most one substitute), given that suit's counts."""
+    out: list[Meld] = []
     twos_natural = rules.twos_wild and not rules.twos_always_wild
     max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
     lowest = 1 if rules.ace_low else 2
@@ -597,65 +653,73 @@ def _enumerate_sequences_fast(
     cards_by_index = _CARDS
     seq = MeldKind.SEQUENCE
     raw = Meld._raw
-    for suit in range(4):
-        base = suit * 13
-        row = counts[base : base + 13]
-        if 13 - row.count(0) < 2:
+    base = suit * 13
+    # Bit r set: the natural of rank r is in the hand (14: the ace again, high).
+    mask = 0
+    for r, n in enumerate(row, 1):
+        if n:
+            mask |= 1 << r
+    if rules.twos_wild and not twos_natural:
+        mask &= ~(1 << 2)
+    if mask & 2:
+        mask |= 1 << 14
+    if not rules.ace_low:
+        mask &= ~2
+    # Two naturals at most one rank apart (no substitute: three in a row) are needed.
+    if sub_cap:
+        if not (mask & (mask >> 1) or mask & (mask >> 2)):
+            return ()
+    elif not (mask & (mask >> 1) & (mask >> 2)):
+        return ()
+    have = [bool(mask >> r & 1) for r in range(16)]
+    own_two = base + 1
+    nat_cards = [cards_by_index[base + (0 if r == 14 else r - 1)] for r in range(15)]
+    for low in range(lowest, highest - min_len + 2):
+        if not have[low] and (sub_cap == 0 or not have[low + 1]):
             continue
-        # Bit r set: the natural of rank r is in the hand (14: the ace again, high).
-        mask = 0
-        for r, n in enumerate(row, 1):
-            if n:
-                mask |= 1 << r
-        if rules.twos_wild and not twos_natural:
-            mask &= ~(1 << 2)
-        if mask & 2:
-            mask |= 1 << 14
-        if not rules.ace_low:
-            mask &= ~2
-        # Two naturals at most one rank apart (no substitute: three in a row) are needed.
-        if sub_cap:
-            if not (mask & (mask >> 1) or mask & (mask >> 2)):
+        missing = 0
+        nmiss = 0
+        top = min(highest, low + max_len - 1)
+        for high in range(low, top + 1):
+            if not have[high]:
+                nmiss += 1
+                if nmiss > sub_cap:
+                    break
+                missing = high
+            length = high - low + 1
+            if length < min_len:
                 continue
-        elif not (mask & (mask >> 1) & (mask >> 2)):
-            continue
-        have = [bool(mask >> r & 1) for r in range(16)]
-        own_two = base + 1
-        nat_cards = [cards_by_index[base + (0 if r == 14 else r - 1)] for r in range(15)]
-        for low in range(lowest, highest - min_len + 2):
-            if not have[low] and (sub_cap == 0 or not have[low + 1]):
-                continue
-            missing = 0
-            nmiss = 0
-            top = min(highest, low + max_len - 1)
-            for high in range(low, top + 1):
-                if not have[high]:
-                    nmiss += 1
-                    if nmiss > sub_cap:
-                        break
-                    missing = high
-                length = high - low + 1
-                if length < min_len:
+            naturals = nat_cards[low : high + 1]
+            if nmiss == 0:
+                out.append(raw(seq, tuple(naturals), rules, suit, low, ()))
+                if not sub_cap:
                     continue
-                naturals = nat_cards[low : high + 1]
-                if nmiss == 0:
-                    out.append(raw(seq, tuple(naturals), rules, suit, low, ()))
-                    if not sub_cap:
-                        continue
-                    places = range(low, high + 1)
-                else:
-                    places = range(missing, missing + 1)
-                two_used = twos_natural and low <= 2 <= high
-                for place in places:
-                    for idx, count in wilds:
-                        if idx == own_two and twos_natural:
-                            if place == 2:
-                                continue  # that two would be natural: the clean meld
-                            if two_used and place != 2 and count < 2:
-                                continue  # the only copy already stands at rank 2
-                        cards = list(naturals)
-                        cards[place - low] = cards_by_index[idx]
-                        out.append(raw(seq, tuple(cards), rules, suit, low, (place - low,)))
+                places = range(low, high + 1)
+            else:
+                places = range(missing, missing + 1)
+            two_used = twos_natural and low <= 2 <= high
+            for place in places:
+                for idx, count in wilds:
+                    if idx == own_two and twos_natural:
+                        if place == 2:
+                            continue  # that two would be natural: the clean meld
+                        if two_used and place != 2 and count < 2:
+                            continue  # the only copy already stands at rank 2
+                    cards = list(naturals)
+                    cards[place - low] = cards_by_index[idx]
+                    out.append(raw(seq, tuple(cards), rules, suit, low, (place - low,)))
+    return tuple(out)
+
+
+_PART_CACHES: dict[RuleSet, dict[tuple[object, ...], tuple[Meld, ...]]] = {}
+
+
+def _part_cache(rules: RuleSet) -> dict[tuple[object, ...], tuple[Meld, ...]]:
+    """The cache of the melds of one suit or one rank, for ``rules``."""
+    cache = _PART_CACHES.get(rules)
+    if cache is None or len(cache) > 200_000:
+        cache = _PART_CACHES[rules] = {}
+    return cache
 
 
 def _enumerate_groups(
@@ -667,7 +731,8 @@ def _enumerate_groups(
     max_new: int | None,
     out: list[Meld],
 ) -> None:
-    sub_choices: list[list[tuple[int, ...]]] | None = None
+    cache = _part_cache(rules)
+    wild_key = tuple(wilds)
     totals = [
         a + b + c + d
         for a, b, c, d in zip(
@@ -681,28 +746,46 @@ def _enumerate_groups(
         rank = c + 1
         if rank == 2 and rules.twos_wild:
             continue  # B3.5
-        if sub_choices is None:
-            sub_choices = [_sub_multisets(wilds, s) for s in range(sub_cap + 1)]
-        per_suit = [counts[c], counts[c + 13], counts[c + 26], counts[c + 39]]
-        natural_sets: list[tuple[int, ...]] = [()]
-        for s in range(4):
-            idx = s * 13 + rank - 1
-            natural_sets = [
-                acc + (idx,) * k for acc in natural_sets for k in range(per_suit[s] + 1)
-            ]
-        for naturals in natural_sets:
-            nat = len(naturals)
-            if nat < 2:
+        per_suit = (counts[c], counts[c + 13], counts[c + 26], counts[c + 39])
+        key = (rank, per_suit, wild_key)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _groups_of_rank(
+                rank, per_suit, rules, wilds, sub_cap, min_len, max_new
+            )
+        out += found
+
+
+def _groups_of_rank(
+    rank: int,
+    per_suit: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+) -> tuple[Meld, ...]:
+    """The groups of one rank, given that rank's counts by suit and the substitutes."""
+    out: list[Meld] = []
+    sub_choices = [_sub_multisets(wilds, s) for s in range(sub_cap + 1)]
+    natural_sets: list[tuple[int, ...]] = [()]
+    for s in range(4):
+        idx = s * 13 + rank - 1
+        natural_sets = [acc + (idx,) * k for acc in natural_sets for k in range(per_suit[s] + 1)]
+    for naturals in natural_sets:
+        nat = len(naturals)
+        if nat < 2:
+            continue
+        for s in range(min(sub_cap, nat) + 1):
+            size = nat + s
+            if size < min_len or (max_new is not None and size > max_new):
                 continue
-            for s in range(min(sub_cap, nat) + 1):
-                size = nat + s
-                if size < min_len or (max_new is not None and size > max_new):
-                    continue
-                for subs in sub_choices[s]:
-                    cards = tuple(_CARDS[i] for i in naturals + subs)
-                    out.append(
-                        Meld._raw(MeldKind.GROUP, cards, rules, rank, 0, tuple(range(nat, size)))
-                    )
+            for subs in sub_choices[s]:
+                cards = tuple(_CARDS[i] for i in naturals + subs)
+                out.append(
+                    Meld._raw(MeldKind.GROUP, cards, rules, rank, 0, tuple(range(nat, size)))
+                )
+    return tuple(out)
 
 
 def _enumerate_sequences(
