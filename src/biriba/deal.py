@@ -120,6 +120,12 @@ _Key = tuple[tuple[int, ...], tuple[Meld, ...], bool, "tuple[Card, ...] | None",
 _Option = tuple["Meld | None", int, "Card | None", Meld, bool, tuple[Card, ...], tuple[Meld, ...]]
 
 
+#: How many play-phase situations the move cache keeps. Small on purpose: most positions
+#: of a playout are new, and a large cache of move objects makes Python's garbage
+#: collector slow everything down.
+_CACHE_LIMIT: Final = 4096
+
+
 class _Engine:
     """The legal-move generator for one rule set, with its caches."""
 
@@ -161,11 +167,13 @@ class _Engine:
         for meld in melds_from_counts(counts, self.rules):
             yield (meld, -1, None, meld, False, meld.cards, (*melds, meld))
         for i, meld in enumerate(melds):
-            for idx in meld.addable_indices():
+            for idx in meld.candidate_indices():
                 if not counts[idx]:
                     continue
                 card = _CARDS[idx]
                 results = meld.extensions(card)
+                if not results:
+                    continue
                 choice = len(results) > 1
                 for result in results:
                     yield (
@@ -226,13 +234,27 @@ class _Engine:
         size = sum(counts)
         moves: list[Move] = []
         after_ok = self.after_ok
-        for laid, index, card, result, choice, removed, new_melds in self.options(key):
-            if after_ok(key, size, removed, new_melds):
-                if laid is not None:
-                    moves.append(_lay(laid))
-                else:
-                    assert card is not None
-                    moves.append(_add(index, card, result if choice else None))
+        # With the barred card out of the way and two cards left, the turn can always
+        # end (B4.5): the look-ahead and the melds after the move are needed only
+        # otherwise.
+        easy = size - 1 >= self.keep2 and pile_card is None
+        for meld in melds_from_counts(counts, self.rules):
+            if (easy and size - len(meld.cards) >= self.keep2) or after_ok(
+                key, size, meld.cards, (*melds, meld)
+            ):
+                moves.append(_lay(meld))
+        for i, meld in enumerate(melds):
+            for idx in meld.candidate_indices():
+                if not counts[idx]:
+                    continue
+                card = _CARDS[idx]
+                results = meld.extensions(card)
+                if not results:
+                    continue
+                choice = len(results) > 1
+                for result in results:
+                    if easy or after_ok(key, size, (card,), (*melds[:i], result, *melds[i + 1 :])):
+                        moves.append(_add(i, card, result if choice else None))
         if size == 1:
             last_ok = self.last_card_discard_ok(melds, received, packet)
         else:
@@ -241,7 +263,7 @@ class _Engine:
             barred = -1 if pile_card is None else pile_card.index
             moves += [_DISCARDS[i] for i, n in enumerate(counts) if n and i != barred]
         listed = _MoveList(tuple(moves))
-        if len(self.moves_cache) > 100_000:
+        if len(self.moves_cache) > _CACHE_LIMIT:
             self.moves_cache.clear()
             self.finish_cache.clear()
         self.moves_cache[key] = listed

@@ -223,14 +223,14 @@ class Meld:
             found = cache[card.index] = _extensions(self, card)
         return found
 
-    def addable_indices(self) -> tuple[int, ...]:
-        """The :attr:`Card.index` of every card that has at least one extension (B3.12)."""
+    def candidate_indices(self) -> tuple[int, ...]:
+        """The :attr:`Card.index` of every card that may extend the meld: a superset of
+        those with an extension, cheap to compute (the naturals next to its ends or in a
+        substitute's place, and the substitutes). :meth:`extensions` says which fit."""
         try:
             return self._addable
         except AttributeError:
-            found = tuple(
-                i for i in _candidate_indices(self) if self.extensions(Card.from_index(i))
-            )
+            found = tuple(_candidate_indices(self))
             object.__setattr__(self, "_addable", found)
             return found
 
@@ -561,7 +561,7 @@ def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ..
     found = _ENUM_CACHE.get(key)
     if found is None:
         found = tuple(_enumerate(counts, rules))
-        if len(_ENUM_CACHE) > 50_000:
+        if len(_ENUM_CACHE) > 4096:
             _ENUM_CACHE.clear()
         _ENUM_CACHE[key] = found
     return found
@@ -717,7 +717,7 @@ _PART_CACHES: dict[RuleSet, dict[tuple[object, ...], tuple[Meld, ...]]] = {}
 def _part_cache(rules: RuleSet) -> dict[tuple[object, ...], tuple[Meld, ...]]:
     """The cache of the melds of one suit or one rank, for ``rules``."""
     cache = _PART_CACHES.get(rules)
-    if cache is None or len(cache) > 200_000:
+    if cache is None or len(cache) > 5_000:
         cache = _PART_CACHES[rules] = {}
     return cache
 
