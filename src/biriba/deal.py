@@ -22,8 +22,9 @@ import copy
 import enum
 import random
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import compress
 from operator import mul
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from biriba.cards import Card, format_cards, full_pack
 from biriba.errors import (
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Deal", "Phase", "team_of"]
 
+_T = TypeVar("_T")
 _CARDS: Final = tuple(Card.from_index(i) for i in range(53))
 _EMPTY_COUNTS: Final = (0,) * 53
 _DRAW: Final = DrawStock()
@@ -99,6 +101,13 @@ def _cards_of(counts: tuple[int, ...]) -> tuple[Card, ...]:
         if n:
             out.extend((_CARDS[i],) * n)
     return tuple(out)
+
+
+def _put(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    """``values`` with ``values[index]`` replaced by ``value``."""
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
 
 
 def _has_biriba(melds: tuple[Meld, ...]) -> bool:
@@ -260,8 +269,12 @@ class _Engine:
         else:
             last_ok = size >= self.keep
         if last_ok:
-            barred = -1 if pile_card is None else pile_card.index
-            moves += [_DISCARDS[i] for i, n in enumerate(counts) if n and i != barred]
+            discards = compress(_DISCARDS, counts)
+            if pile_card is None:
+                moves += discards
+            else:
+                barred = _DISCARDS[pile_card.index]
+                moves += [d for d in discards if d is not barred]
         listed = _MoveList(tuple(moves))
         if len(self.moves_cache) > _CACHE_LIMIT:
             self.moves_cache.clear()
@@ -356,9 +369,9 @@ class Deal:
     #: The dealer's seat (B2.1).
     dealer: int
     _engine: _Engine
-    _hands: list[tuple[int, ...]]
-    _sizes: list[int]
-    _melds: list[tuple[Meld, ...]]
+    _hands: tuple[tuple[int, ...], ...]
+    _sizes: tuple[int, ...]
+    _melds: tuple[tuple[Meld, ...], ...]
     _stock: list[Card]
     _pile: list[Card]
     _reserves: tuple[tuple[Card, ...], ...]
@@ -372,7 +385,7 @@ class Deal:
     _history: list[Move]
     _undo: list[tuple[Any, ...]]
     _memo: tuple[Any, ...] | None
-    _known: list[tuple[int, ...]]
+    _known: tuple[tuple[int, ...], ...]
     _seed: int | str | None
     _start: dict[str, Any] | None
 
@@ -386,9 +399,9 @@ class Deal:
         deal.dealer = dealer
         deal._engine = _engine(rules)
         n, t = rules.players, rules.teams
-        deal._hands = [_EMPTY_COUNTS] * n
-        deal._sizes = [0] * n
-        deal._melds = [()] * t
+        deal._hands = (_EMPTY_COUNTS,) * n
+        deal._sizes = (0,) * n
+        deal._melds = ((),) * t
         deal._stock = []
         deal._pile = []
         deal._reserves = ()
@@ -402,7 +415,7 @@ class Deal:
         deal._history = []
         deal._undo = []
         deal._memo = None
-        deal._known = [_EMPTY_COUNTS] * n
+        deal._known = (_EMPTY_COUNTS,) * n
         deal._seed = None
         deal._start = None
         return deal
@@ -444,8 +457,8 @@ class Deal:
         for i in range(n * rules.hand_size):
             hands[(dealer + 1 + i) % n].append(pack[pos])
             pos += 1
-        deal._hands = [_counts_of(h) for h in hands]
-        deal._sizes = [len(h) for h in hands]
+        deal._hands = tuple(_counts_of(h) for h in hands)
+        deal._sizes = tuple(len(h) for h in hands)
         reserves = []
         for _ in range(rules.reserve_count):
             reserves.append(tuple(pack[pos : pos + rules.reserve_size]))
@@ -463,9 +476,9 @@ class Deal:
         other.rules = self.rules
         other.dealer = self.dealer
         other._engine = self._engine
-        other._hands = self._hands.copy()
-        other._sizes = self._sizes.copy()
-        other._melds = self._melds.copy()
+        other._hands = self._hands
+        other._sizes = self._sizes
+        other._melds = self._melds
         other._stock = self._stock.copy()
         other._pile = self._pile.copy()
         other._reserves = self._reserves
@@ -479,7 +492,7 @@ class Deal:
         other._history = self._history.copy()
         other._undo = self._undo.copy()
         other._memo = self._memo
-        other._known = self._known.copy()
+        other._known = self._known
         other._seed = self._seed
         other._start = self._start
         return other
@@ -697,7 +710,13 @@ class Deal:
                 move = self._canonical_add(move, legal)
             if move in legal:
                 return move
-        elif move in self._draw_moves():
+        elif isinstance(move, DrawStock):
+            if self._stock_open():
+                return move
+        elif isinstance(move, Pass):
+            if not self._stock_open():
+                return move
+        elif isinstance(move, TakeDiscard) and self._take_ok():
             return move
         raise IllegalMoveError(f"illegal move {str(move)!r}: {self._explain(move)}")
 
@@ -839,9 +858,9 @@ class Deal:
         rules = self.rules
         team = seat % rules.teams
         snapshot = (
-            tuple(self._hands),
-            tuple(self._sizes),
-            tuple(self._melds),
+            self._hands,
+            self._sizes,
+            self._melds,
             self._reserves,
             self._received,
             self._unactivated,
@@ -850,7 +869,7 @@ class Deal:
             seat,
             self._pile_card,
             self._closed_by,
-            tuple(self._known),
+            self._known,
         )
         extra: Any = None
         if isinstance(move, DrawStock):
@@ -867,7 +886,7 @@ class Deal:
             known = list(self._known[seat])
             for card in pile:
                 known[card.index] += 1
-            self._known[seat] = tuple(known)
+            self._known = _put(self._known, seat, tuple(known))
             if len(pile) == 1 and rules.pile_restriction is PileRestriction.NO_DISCARD_BACK:
                 self._pile_card = pile[0]
             self._passes = 0
@@ -880,14 +899,16 @@ class Deal:
                 self._next_turn()
         elif isinstance(move, LayMeld):
             melds = self._melds[team]
-            self._melds[team] = (*melds, move.meld)
+            self._melds = _put(self._melds, team, (*melds, move.meld))
             self._remove_cards(seat, move.meld.cards)
             if not self._sizes[seat]:
                 self._receive(seat, team)
         elif isinstance(move, AddToMeld):
             melds = self._melds[team]
             result = move.result or melds[move.index].extensions(move.card)[0]
-            self._melds[team] = (*melds[: move.index], result, *melds[move.index + 1 :])
+            self._melds = _put(
+                self._melds, team, (*melds[: move.index], result, *melds[move.index + 1 :])
+            )
             self._remove_cards(seat, (move.card,))
             if not self._sizes[seat]:
                 self._receive(seat, team)
@@ -920,8 +941,8 @@ class Deal:
         for card in cards:
             counts[card.index] += 1
             n += 1
-        self._hands[seat] = tuple(counts)
-        self._sizes[seat] += n
+        self._hands = _put(self._hands, seat, tuple(counts))
+        self._sizes = _put(self._sizes, seat, self._sizes[seat] + n)
 
     def _remove_cards(self, seat: int, cards: Iterable[Card]) -> None:
         counts = list(self._hands[seat])
@@ -934,17 +955,17 @@ class Deal:
             n += 1
             if known is not _EMPTY_COUNTS and still[card.index]:
                 still[card.index] -= 1
-        self._hands[seat] = tuple(counts)
-        self._sizes[seat] -= n
+        self._hands = _put(self._hands, seat, tuple(counts))
+        self._sizes = _put(self._sizes, seat, self._sizes[seat] - n)
         if known is not _EMPTY_COUNTS:
-            self._known[seat] = tuple(still) if any(still) else _EMPTY_COUNTS
+            self._known = _put(self._known, seat, tuple(still) if any(still) else _EMPTY_COUNTS)
 
     def _receive(self, seat: int, team: int) -> None:
         packet = self._reserves[0]
         self._reserves = self._reserves[1:]
-        self._known[seat] = _EMPTY_COUNTS
-        self._hands[seat] = _counts_of(packet)
-        self._sizes[seat] = len(packet)
+        self._known = _put(self._known, seat, _EMPTY_COUNTS)
+        self._hands = _put(self._hands, seat, _counts_of(packet))
+        self._sizes = _put(self._sizes, seat, len(packet))
         received = list(self._received)
         received[team] = True
         self._received = tuple(received)
@@ -967,9 +988,9 @@ class Deal:
         snapshot, extra = self._undo.pop()
         move = self._history.pop()
         (
-            hands,
-            sizes,
-            melds,
+            self._hands,
+            self._sizes,
+            self._melds,
             self._reserves,
             self._received,
             self._unactivated,
@@ -978,12 +999,8 @@ class Deal:
             self._seat,
             self._pile_card,
             self._closed_by,
-            known,
+            self._known,
         ) = snapshot
-        self._known = list(known)
-        self._hands = list(hands)
-        self._sizes = list(sizes)
-        self._melds = list(melds)
         if isinstance(move, DrawStock):
             self._stock.append(extra)
         elif isinstance(move, TakeDiscard):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Sequence
+from operator import add
 from typing import Final
 
 from biriba.cards import JOKER_INDEX, Card, Suit, parse_cards
@@ -733,12 +734,9 @@ def _enumerate_groups(
 ) -> None:
     cache = _part_cache(rules)
     wild_key = tuple(wilds)
-    totals = [
-        a + b + c + d
-        for a, b, c, d in zip(
-            counts[0:13], counts[13:26], counts[26:39], counts[39:52], strict=True
-        )
-    ]
+    totals = list(
+        map(add, map(add, counts[0:13], counts[13:26]), map(add, counts[26:39], counts[39:52]))
+    )
     need = max(2, min_len - sub_cap)
     for c, total in enumerate(totals):
         if total < need:

@@ -220,9 +220,9 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
             raise _fail(f"hands[{seat}] is empty; a hand empties only to close (B4.3)")
 
     deal = cls._blank(rules, dealer)
-    deal._hands = [_counts_of(h) for h in hands]
-    deal._sizes = [len(h) for h in hands]
-    deal._melds = melds
+    deal._hands = tuple(_counts_of(h) for h in hands)
+    deal._sizes = tuple(len(h) for h in hands)
+    deal._melds = tuple(melds)
     deal._stock = stock
     deal._pile = pile
     deal._reserves = tuple(tuple(p) for p in packets)
@@ -236,7 +236,7 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
         deal._seat = closed_by
     deal._pile_card = pile_card
     deal._closed_by = closed_by
-    deal._known = [_counts_of(k) if k else _EMPTY_COUNTS for k in known]
+    deal._known = tuple(_counts_of(k) if k else _EMPTY_COUNTS for k in known)
     deal._start = deal.to_dict()
     if phase is not Phase.OVER and not deal.legal_moves():
         raise _fail(f"seat {to_move} has no legal move: no turn can be finished from here (B4.5)")

@@ -146,7 +146,7 @@ class PlayerView:
         The sampled deal's history is the public history; it cannot be undone past its
         start.
         """
-        from biriba.deal import Deal, _counts_of
+        from biriba.deal import _EMPTY_COUNTS, Deal, _counts_of
 
         if not isinstance(rng, random.Random):
             raise TypeError(f"sample needs a random.Random, got {type(rng).__name__}")
@@ -171,10 +171,10 @@ class PlayerView:
             packets.append(tuple(pool[: rules.reserve_size]))
             del pool[: rules.reserve_size]
         assert not pool, "the view's counts do not add up to the pack"
-        deal._hands = [_counts_of(h) for h in hands]
-        deal._sizes = [len(h) for h in hands]
-        deal._known = [_counts_of(k) for k in self.known]
-        deal._melds = list(self.melds)
+        deal._hands = tuple(_counts_of(h) for h in hands)
+        deal._sizes = tuple(len(h) for h in hands)
+        deal._known = tuple(_counts_of(k) if k else _EMPTY_COUNTS for k in self.known)
+        deal._melds = self.melds
         deal._stock = stock
         deal._pile = list(self.discard_pile)
         deal._reserves = tuple(packets)
@@ -202,10 +202,10 @@ def view_of(deal: Deal, seat: int) -> PlayerView:
         phase=deal.phase,
         to_move=deal.to_move,
         hand=deal.hand(seat),
-        hand_sizes=tuple(deal._sizes),
+        hand_sizes=deal._sizes,
         stock_size=len(deal._stock),
         discard_pile=tuple(deal._pile),
-        melds=tuple(deal._melds),
+        melds=deal._melds,
         reserves_left=len(deal._reserves),
         reserve_received=deal._received,
         unactivated=deal._unactivated,
