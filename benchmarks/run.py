@@ -111,7 +111,7 @@ def legal_moves_rates(positions: list[dict[str, Any]]) -> tuple[float, float]:
         deal = Deal.from_dict(data)
         # from_dict checks that a legal move exists, which warms the caches: give the
         # deal fresh meld objects and clear the global caches, so nothing is cached.
-        deal._melds = [tuple(Meld.parse(str(m)) for m in melds) for melds in deal._melds]
+        deal._melds = tuple(tuple(Meld.parse(str(m)) for m in ms) for ms in deal._melds)
         deal._memo = None
         clear_caches()
         start = time.perf_counter()
