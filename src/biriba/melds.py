@@ -32,8 +32,6 @@ __all__ = [
 ]
 
 _CARDS: Final = tuple(Card.from_index(i) for i in range(53))
-#: The indices of the cards that may act as substitutes: the four twos and the joker.
-_WILD_INDICES: Final = (1, 14, 27, 40, JOKER_INDEX)
 
 
 class MeldKind(enum.Enum):
@@ -303,12 +301,11 @@ def _check_substitutes(cards: Sequence[Card], subs: int, naturals: int, rules: R
         raise _fail(cards, "B3.3: a meld never holds more substitutes than natural cards")
 
 
-def _validate(cards: tuple[Card, ...], rules: RuleSet, *, copies: bool = True) -> Meld:
+def _validate(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
     n = len(cards)
     if n < rules.min_meld:
         raise _fail(cards, f"B3.1: a meld has at least {rules.min_meld} cards")
-    if copies:
-        _check_copies(cards, rules)
+    _check_copies(cards, rules)
     fixed = [c for c in cards if not _is_wild(c, rules)]
     if not fixed:
         raise _fail(

@@ -229,23 +229,21 @@ def from_dict(data: Any) -> Record:
         if seed is not None and not isinstance(seed, int | str):
             raise _fail("seed must be an integer, a string or null")
         rules = _rules_name(data, "record")
+        deal_records = []
+        for i, raw in enumerate(deals):
+            if not isinstance(raw, Mapping):
+                raise _fail(f"deals[{i}] must be an object")
+            deal_records.append(
+                _deal_record({**raw, "rules": raw.get("rules", rules)}, f"deals[{i}]")
+            )
         return MatchRecord(
             rules=rules,
             seed=seed,
-            deals=tuple(
-                _deal_record({**d, "rules": d.get("rules", rules)}, f"deals[{i}]")
-                if isinstance(d, Mapping)
-                else _raise(_fail(f"deals[{i}] must be an object"))
-                for i, d in enumerate(deals)
-            ),
+            deals=tuple(deal_records),
             totals=tuple(totals),
             winner=winner,
         )
     raise _fail(f"kind must be 'deal' or 'match', got {kind!r}")
-
-
-def _raise(error: RecordError) -> DealRecord:
-    raise error
 
 
 def _rules_name(data: Mapping[str, Any], where: str) -> str:
