@@ -430,6 +430,9 @@ def _candidate_indices(meld: Meld) -> list[int]:
     naturals its substitutes stand for, and the substitutes."""
     rules = meld.rules
     wild = [JOKER_INDEX] + ([1, 14, 27, 40] if rules.twos_wild else [])
+    limit = rules.max_substitutes
+    if limit is not None and len(meld._subs) >= limit:
+        wild = []  # B3.10: no further substitute (a two may still come as a natural)
     if meld.kind is MeldKind.GROUP:
         rank = meld._suit_or_rank
         return sorted({s * 13 + rank - 1 for s in range(4)} | set(wild))
