@@ -20,7 +20,7 @@ from biriba import (
     parse_cards,
 )
 
-from .helpers import deal_at, texts
+from .helpers import deal_at, position, texts
 
 C = Card.parse
 BIRIBA_7 = "3H 4H 5H 6H 7H 8H 9H"  # a clean sequence biriba
@@ -127,20 +127,24 @@ def test_B4_2_a_larger_pile_or_a_drawn_card_may_be_discarded() -> None:
 
 
 def test_B4_2_ban_lasts_after_a_reserve_received_by_melding() -> None:
-    deal = deal_at(
-        hands={0: "8H 9H"},
-        melds=([SIX], []),
-        phase="draw",
-        discard="TH",
-    )
+    data = position(hands={0: "8H 9H"}, melds=([SIX], []), phase="draw", discard="TH")
+    # Put the other ten of hearts into the top reserve packet, swapping it with a card
+    # of the stock, so that the packet brings the barred card back into the hand.
+    packet, stock = data["reserves"][0], data["stock"]
+    place = stock.index("TH") if "TH" in stock else None
+    if "TH" not in packet:
+        assert place is not None
+        stock[place], packet[0] = packet[0], "TH"
+    deal = Deal.from_dict(data)
     deal.play("take")
     deal.play("add 0 8H")
     deal.play("add 0 9H")
-    deal.play("add 0 TH")
+    deal.play("add 0 TH")  # empties the hand: the reserve is received by melding (B5.3)
     assert deal.reserve_received(0) and deal.phase is Phase.PLAY
+    assert C("TH") in deal.hand(0)
     assert deal.pile_card == C("TH")
-    if C("TH") in deal.hand(0):  # pragma: no cover - depends on the packet
-        assert "discard TH" not in texts(deal)
+    assert "discard TH" not in texts(deal)
+    rejects(deal, "discard TH", "B4.2")
 
 
 def test_B4_3_melding_down_to_one_card_is_illegal_without_a_way_to_end() -> None:
@@ -339,8 +343,8 @@ def test_B7_1_four_passes_end_without_a_closing_bonus() -> None:
 
 # ---------------------------------------------------------------- B8 scoring
 def test_B8_1_card_values_count_in_the_deal_score() -> None:
-    deal = deal_at(hands={0: "JK AS 2C 8D 3H"}, melds=([], []))
-    assert deal.score().teams[0].hands <= -(20 + 15 + 10 + 10 + 5)
+    deal = deal_at(hands={0: "JK AS 2C 8D 3H", 2: "4C 9C"}, stock_size=30)
+    assert deal.score().teams[0].hands == -(20 + 15 + 10 + 10 + 5) - (5 + 10)
 
 
 def test_B8_2_melded_cards_count_substitutes_at_their_own_value() -> None:
