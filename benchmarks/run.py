@@ -37,9 +37,7 @@ def clear_caches() -> None:
     from biriba import deal, melds
 
     for engine in deal._ENGINES.values():
-        engine.moves_cache.clear()
         engine.finish_cache.clear()
-    melds._ENUM_CACHE.clear()
     melds._PART_CACHES.clear()
 
 

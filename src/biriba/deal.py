@@ -129,9 +129,10 @@ _Key = tuple[tuple[int, ...], tuple[Meld, ...], bool, "tuple[Card, ...] | None",
 _Option = tuple["Meld | None", int, "Card | None", Meld, bool, tuple[Card, ...], tuple[Meld, ...]]
 
 
-#: How many play-phase situations the move cache keeps. Small on purpose: most positions
-#: of a playout are new, and a large cache of move objects makes Python's garbage
-#: collector slow everything down.
+#: How many look-ahead answers the engine keeps. Small on purpose: a large cache makes
+#: Python's garbage collector slow everything down. (There is no cache of whole move
+#: lists: most positions of a playout are new, so it cost more than it saved; each deal
+#: remembers the list of its current position.)
 _CACHE_LIMIT: Final = 4096
 
 
@@ -146,7 +147,6 @@ class _Engine:
         self.keep2 = max(2, rules.keep_after_melding)
         #: The value of each card index (B8.1), for scoring hands held as counts.
         self.values = (*tuple(rules.card_values[i % 13 + 1] for i in range(52)), rules.joker_value)
-        self.moves_cache: dict[_Key, _MoveList] = {}
         self.finish_cache: dict[_Key, bool] = {}
 
     # ------------------------------------------------------------ the last card
@@ -227,6 +227,8 @@ class _Engine:
             return True
         found = self.finish_cache.get(key)
         if found is None:
+            if len(self.finish_cache) > _CACHE_LIMIT:
+                self.finish_cache.clear()
             found = any(
                 self.after_ok(key, size, option[5], option[6]) for option in self.options(key)
             )
@@ -236,9 +238,6 @@ class _Engine:
     # ------------------------------------------------------------ legal moves
     def play_moves(self, key: _Key) -> _MoveList:
         """The legal moves of the play phase."""
-        found = self.moves_cache.get(key)
-        if found is not None:
-            return found
         counts, melds, received, packet, pile_card = key
         size = sum(counts)
         moves: list[Move] = []
@@ -275,12 +274,7 @@ class _Engine:
             else:
                 barred = _DISCARDS[pile_card.index]
                 moves += [d for d in discards if d is not barred]
-        listed = _MoveList(tuple(moves))
-        if len(self.moves_cache) > _CACHE_LIMIT:
-            self.moves_cache.clear()
-            self.finish_cache.clear()
-        self.moves_cache[key] = listed
-        return listed
+        return _MoveList(tuple(moves))
 
 
 class _MoveList:

@@ -537,14 +537,14 @@ def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | 
 
 
 # ---------------------------------------------------------------------- enumeration
-_ENUM_CACHE: dict[tuple[RuleSet, tuple[int, ...]], tuple[Meld, ...]] = {}
 
 
 def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld, ...]:
     """Every distinct meld that can be laid from ``hand`` (a multiset of cards), each once.
 
     The melds respect the rule set's size limits for a new meld (B3.1; Z3.2). The result
-    is built on card counts, not by trying subsets, and is cached per hand.
+    is built on card counts, not by trying subsets; the melds of one suit and of one rank
+    are cached under that suit's or rank's cards.
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
@@ -558,14 +558,7 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
 
 def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ...]:
     """:func:`enumerate_melds` on a tuple of 53 card counts (indexed by :attr:`Card.index`)."""
-    key = (rules, counts)
-    found = _ENUM_CACHE.get(key)
-    if found is None:
-        found = tuple(_enumerate(counts, rules))
-        if len(_ENUM_CACHE) > 4096:
-            _ENUM_CACHE.clear()
-        _ENUM_CACHE[key] = found
-    return found
+    return tuple(_enumerate(counts, rules))
 
 
 def _sub_multisets(wild_counts: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
