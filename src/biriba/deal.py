@@ -354,6 +354,7 @@ class Deal:
         "_stock",
         "_unactivated",
         "_undo",
+        "_undo_extra",
         "dealer",
         "rules",
     )
@@ -378,6 +379,7 @@ class Deal:
     _closed_by: int | None
     _history: list[Move]
     _undo: list[tuple[Any, ...]]
+    _undo_extra: list[Any]
     _memo: tuple[Any, ...] | None
     _known: tuple[tuple[int, ...], ...]
     _seed: int | str | None
@@ -408,6 +410,7 @@ class Deal:
         deal._closed_by = None
         deal._history = []
         deal._undo = []
+        deal._undo_extra = []
         deal._memo = None
         deal._known = (_EMPTY_COUNTS,) * n
         deal._seed = None
@@ -485,6 +488,7 @@ class Deal:
         other._closed_by = self._closed_by
         other._history = self._history.copy()
         other._undo = self._undo.copy()
+        other._undo_extra = self._undo_extra.copy()
         other._memo = self._memo
         other._known = self._known
         other._seed = self._seed
@@ -927,7 +931,9 @@ class Deal:
         else:  # pragma: no cover - every Move subclass is handled above
             raise TypeError(f"unknown move {move!r}")
         self._history.append(move)
-        self._undo.append((snapshot, extra))
+        # Two lists rather than a pair per move: one object fewer for the garbage collector.
+        self._undo.append(snapshot)
+        self._undo_extra.append(extra)
 
     def _add_cards(self, seat: int, cards: Iterable[Card]) -> None:
         counts = list(self._hands[seat])
@@ -979,7 +985,8 @@ class Deal:
         """Take the last move back and return it; the position is restored exactly."""
         if not self._undo:
             raise BiribaError("nothing to undo: no move has been played on this deal")
-        snapshot, extra = self._undo.pop()
+        snapshot = self._undo.pop()
+        extra = self._undo_extra.pop()
         move = self._history.pop()
         (
             self._hands,
