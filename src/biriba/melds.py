@@ -667,7 +667,7 @@ def _sequences_of_suit(
         return ()
     have = [bool(mask >> r & 1) for r in range(16)]
     own_two = base + 1
-    nat_cards = [cards_by_index[base + (0 if r == 14 else r - 1)] for r in range(15)]
+    nat_cards = _NATURALS_BY_RANK[suit]
     for low in range(lowest, highest - min_len + 2):
         if not have[low] and (sub_cap == 0 or not have[low + 1]):
             continue
@@ -704,6 +704,13 @@ def _sequences_of_suit(
                     out.append(raw(seq, tuple(cards), rules, suit, low, (place - low,)))
     return tuple(out)
 
+
+#: For each suit, the natural card at each sequence rank 0..14 (14: the ace, high; 0 is a
+#: placeholder never used).
+_NATURALS_BY_RANK: Final = tuple(
+    tuple(_CARDS[suit * 13 + (0 if r == 14 else max(r, 1) - 1)] for r in range(15))
+    for suit in range(4)
+)
 
 _PART_CACHES: dict[RuleSet, dict[tuple[object, ...], tuple[Meld, ...]]] = {}
 
