@@ -49,6 +49,10 @@ _EMPTY_COUNTS: Final = (0,) * 53
 _DRAW: Final = DrawStock()
 _TAKE: Final = TakeDiscard()
 _PASS: Final = Pass()
+_DRAW_OR_TAKE: Final[tuple[Move, ...]] = (_DRAW, _TAKE)
+_DRAW_ONLY: Final[tuple[Move, ...]] = (_DRAW,)
+_TAKE_OR_PASS: Final[tuple[Move, ...]] = (_TAKE, _PASS)
+_PASS_ONLY: Final[tuple[Move, ...]] = (_PASS,)
 
 
 class Phase(enum.Enum):
@@ -665,15 +669,9 @@ class Deal:
         return self._engine.can_finish((tuple(counts), key[1], key[2], key[3], pile_card))
 
     def _draw_moves(self) -> tuple[Move, ...]:
-        moves: list[Move] = []
-        stock_open = self._stock_open()
-        if stock_open:
-            moves.append(_DRAW)
-        if self._take_ok():
-            moves.append(_TAKE)
-        if not stock_open:
-            moves.append(_PASS)
-        return tuple(moves)
+        if self._stock_open():
+            return _DRAW_OR_TAKE if self._take_ok() else _DRAW_ONLY
+        return _TAKE_OR_PASS if self._take_ok() else _PASS_ONLY
 
     def legal_moves(self) -> tuple[Move, ...]:
         """Every legal move, each once; empty only once the deal is over (B4.5).
