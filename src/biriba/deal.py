@@ -240,10 +240,9 @@ class _Engine:
         return found
 
     # ------------------------------------------------------------ legal moves
-    def play_moves(self, key: _Key) -> _MoveList:
-        """The legal moves of the play phase."""
+    def play_moves(self, key: _Key, size: int) -> _MoveList:
+        """The legal moves of the play phase, ``size`` being the number of cards in hand."""
         counts, melds, received, packet, pile_card = key
-        size = sum(counts)
         moves: list[Move] = []
         after_ok = self.after_ok
         # With the barred card out of the way and two cards left, the turn can always
@@ -632,7 +631,7 @@ class Deal:
         ):
             listed: _MoveList = memo[6]
             return listed
-        listed = self._engine.play_moves(self._key())
+        listed = self._engine.play_moves(self._key(), self._sizes[seat])
         self._memo = (hand, melds, reserves, received, pile_card, team, listed)
         return listed
 

@@ -581,9 +581,8 @@ def _sub_multisets(wild_counts: list[tuple[int, int]], size: int) -> list[tuple[
 
 def _enumerate(counts: tuple[int, ...], rules: RuleSet) -> list[Meld]:
     out: list[Meld] = []
-    twos_wild = rules.twos_wild
-    wild_idx = [JOKER_INDEX] + ([1, 14, 27, 40] if twos_wild else [])
-    wilds = sorted((i, counts[i]) for i in wild_idx if counts[i])
+    wild_idx = (1, 14, 27, 40, JOKER_INDEX) if rules.twos_wild else (JOKER_INDEX,)
+    wilds = [(i, counts[i]) for i in wild_idx if counts[i]]
     n_wild = sum(c for _, c in wilds)
     max_subs = rules.max_substitutes
     sub_cap = n_wild if max_subs is None else min(max_subs, n_wild)
