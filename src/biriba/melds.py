@@ -588,10 +588,11 @@ def _enumerate(counts: tuple[int, ...], rules: RuleSet) -> list[Meld]:
     sub_cap = n_wild if max_subs is None else min(max_subs, n_wild)
     min_len = rules.min_meld
     max_new = rules.max_new_meld
+    cache = _part_cache(rules)
     if rules.groups:
-        _enumerate_groups(counts, rules, wilds, sub_cap, min_len, max_new, out)
+        _enumerate_groups(counts, rules, wilds, sub_cap, min_len, max_new, out, cache)
     if sub_cap <= 1:
-        _enumerate_sequences_fast(counts, rules, wilds, sub_cap, min_len, max_new, out)
+        _enumerate_sequences_fast(counts, rules, wilds, sub_cap, min_len, max_new, out, cache)
     else:
         _enumerate_sequences(counts, rules, wilds, sub_cap, min_len, max_new, out)
     return out
@@ -605,6 +606,7 @@ def _enumerate_sequences_fast(
     min_len: int,
     max_new: int | None,
     out: list[Meld],
+    cache: dict[tuple[object, ...], tuple[Meld, ...]] | None = None,
 ) -> None:
     """:func:`_enumerate_sequences` for at most one substitute, in the same order.
 
@@ -612,7 +614,8 @@ def _enumerate_sequences_fast(
     so they are cached under those: a draw changes one suit, the others come from the
     cache.
     """
-    cache = _part_cache(rules)
+    if cache is None:
+        cache = _part_cache(rules)
     wild_key = tuple(wilds)
     for suit in range(4):
         base = suit * 13
@@ -730,8 +733,9 @@ def _enumerate_groups(
     min_len: int,
     max_new: int | None,
     out: list[Meld],
+    cache: dict[tuple[object, ...], tuple[Meld, ...]],
 ) -> None:
-    cache = _part_cache(rules)
+    """Every group of the hand, rank by rank, each rank's cached under its cards."""
     wild_key = tuple(wilds)
     totals = list(
         map(add, map(add, counts[0:13], counts[13:26]), map(add, counts[26:39], counts[39:52]))
