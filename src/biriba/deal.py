@@ -867,7 +867,25 @@ class Deal:
             self._known,
         )
         extra: Any = None
-        if isinstance(move, DrawStock):
+        if isinstance(move, Discard):
+            self._remove_cards(seat, (move.card,))
+            self._pile.append(move.card)
+            self._pile_card = None
+            if not self._sizes[seat]:
+                engine = self._engine
+                if not self._received[team] and engine.can_receive(
+                    self._melds[team], self._reserves[0] if self._reserves else None
+                ):
+                    self._receive(seat, team)
+                    unactivated = list(self._unactivated)
+                    unactivated[team] = seat
+                    self._unactivated = tuple(unactivated)
+                elif self._received[team]:
+                    self._phase = Phase.OVER
+                    self._closed_by = seat
+            if self._phase is not Phase.OVER:
+                self._next_turn()
+        elif isinstance(move, DrawStock):
             card = self._stock.pop()
             extra = card
             self._add_cards(seat, (card,))
@@ -907,24 +925,6 @@ class Deal:
             self._remove_cards(seat, (move.card,))
             if not self._sizes[seat]:
                 self._receive(seat, team)
-        elif isinstance(move, Discard):
-            self._remove_cards(seat, (move.card,))
-            self._pile.append(move.card)
-            self._pile_card = None
-            if not self._sizes[seat]:
-                engine = self._engine
-                if not self._received[team] and engine.can_receive(
-                    self._melds[team], self._reserves[0] if self._reserves else None
-                ):
-                    self._receive(seat, team)
-                    unactivated = list(self._unactivated)
-                    unactivated[team] = seat
-                    self._unactivated = tuple(unactivated)
-                elif self._received[team]:
-                    self._phase = Phase.OVER
-                    self._closed_by = seat
-            if self._phase is not Phase.OVER:
-                self._next_turn()
         else:  # pragma: no cover - every Move subclass is handled above
             raise TypeError(f"unknown move {move!r}")
         self._history.append(move)
