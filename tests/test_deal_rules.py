@@ -13,6 +13,7 @@ from biriba import (
     Deal,
     Discard,
     IllegalMoveError,
+    LayMeld,
     Meld,
     Move,
     Phase,
@@ -437,3 +438,35 @@ def test_short_form_where_there_is_no_choice() -> None:
     assert deal.is_legal("add 0 8H -> 4H 5H JK 7H 8H")  # the full form is accepted too
     deal.play(Move.parse("add 0 8H"))
     assert str(deal.melds(0)[0]) == "4H 5H JK 7H 8H"
+
+
+# ---------------------------------------------------------------- variants in a deal
+def test_V4_reserve_without_a_biriba() -> None:
+    from biriba import BIRIBA
+
+    rules = BIRIBA.evolve(name="no-biriba-reserve", reserve_needs_biriba=False)
+    data = position(hands={0: "8H 9H"}, melds=(["4H 5H 6H 7H"], []))
+    data["rules"] = rules.name
+    deal = Deal.from_dict(data, rules)
+    deal.play("add 0 8H")
+    deal.play("add 0 9H")  # empties the hand: the reserve comes without a biriba (V4)
+    assert deal.reserve_received(0)
+
+
+def test_V2_sequences_only() -> None:
+    from biriba import BIRIBA
+
+    rules = BIRIBA.evolve(name="sequences-only", groups=False)
+    deal = Deal.new(rules, seed=3)
+    for _ in range(5000):
+        if deal.is_over:
+            break
+        moves = deal.legal_moves()
+        assert not any(isinstance(m, LayMeld) and m.meld.kind.value == "group" for m in moves)
+        deal.play(moves[0])
+    assert deal.is_over
+
+
+def test_move_text_with_an_arrow_written_without_spaces() -> None:
+    move = Move.parse("add 0 6H->JK 4H 5H 6H 7H")
+    assert str(move) == "add 0 6H -> JK 4H 5H 6H 7H"

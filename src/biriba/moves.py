@@ -54,7 +54,7 @@ class Move:
             raise TypeError(f"Move.parse expects a str, got {type(text).__name__}")
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-        words = text.split()
+        words = text.replace("->", " -> ").split()
         if not words:
             raise NotationError("'' is not a move: write draw, take, pass, discard, meld or add")
         head = words[0].lower()
