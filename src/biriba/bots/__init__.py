@@ -77,9 +77,10 @@ class MonteCarloBot:
     ``horizon`` moves) with the greedy heuristic for every seat, and keep the move whose
     outcome (own team's score minus the other team's) is best on average.
 
-    The candidates are the greedy move and the other legal moves of the same kind as the
-    strongest alternatives, at most ``candidates`` of them; moves that are forced are
-    played at once. The budget is ``iterations`` sampled deals per candidate, or
+    It searches two decisions: the start of a turn (draw, take or pass; a take only when
+    some of the pile can be melded at once) and the discard (the ``candidates`` discards
+    the heuristic likes best). Melds and additions follow the heuristic, and a forced
+    move is played at once. The budget is ``iterations`` sampled deals per decision, or
     ``time_limit`` seconds per decision if given.
     """
 
