@@ -470,3 +470,27 @@ def test_V2_sequences_only() -> None:
 def test_move_text_with_an_arrow_written_without_spaces() -> None:
     move = Move.parse("add 0 6H->JK 4H 5H 6H 7H")
     assert str(move) == "add 0 6H -> JK 4H 5H 6H 7H"
+
+
+def test_score_team_matches_the_deal_score_part_by_part() -> None:
+    from biriba import score_team
+
+    deal = deal_at(hands={0: "KS"}, melds=([BIRIBA_7, "5C 5D JK"], []), received=(True, False))
+    deal.play("discard KS")  # seat 0 closes
+    for team in (0, 1):
+        seats = (team, team + 2)
+        hands = [c for s in seats for c in deal.hand(s)]
+        expected = deal.score().teams[team]
+        got = score_team(
+            deal.melds(team),
+            hands,
+            reserve_received=deal.reserve_received(team),
+            closed=deal.closed_by is not None and deal.closed_by % 2 == team,
+        )
+        assert got == expected
+    unactivated = score_team([], [], reserve_received=True, reserve_unactivated=True)
+    assert unactivated.reserve == -100 and unactivated.total == -100  # B8.7
+    never = score_team([], parse_cards("AS"), reserve_received=False)
+    assert never.reserve == -100 and never.hands == -15  # B8.6, B8.4
+    with pytest.raises(TypeError):
+        score_team(["3H 4H 5H"], [], reserve_received=True)  # type: ignore[list-item]
