@@ -564,19 +564,26 @@ def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ..
 def _sub_multisets(wild_counts: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
     """Every multiset of ``size`` wild card indices drawn from ``(index, count)`` pairs."""
     out: list[tuple[int, ...]] = []
-
-    def rec(start: int, left: int, acc: tuple[int, ...]) -> None:
-        if left == 0:
-            out.append(acc)
-            return
-        for k in range(start, len(wild_counts)):
-            idx, cnt = wild_counts[k]
-            used = acc.count(idx)
-            if used < cnt:
-                rec(k, left - 1, (*acc, idx))
-
-    rec(0, size, ())
+    _multisets_into(out, wild_counts, 0, size, ())
     return out
+
+
+def _multisets_into(
+    out: list[tuple[int, ...]],
+    wild_counts: list[tuple[int, int]],
+    start: int,
+    left: int,
+    acc: tuple[int, ...],
+) -> None:
+    # A module-level function, not a closure: a recursive closure is a reference cycle,
+    # garbage that only the garbage collector can free.
+    if left == 0:
+        out.append(acc)
+        return
+    for k in range(start, len(wild_counts)):
+        idx, cnt = wild_counts[k]
+        if acc.count(idx) < cnt:
+            _multisets_into(out, wild_counts, k, left - 1, (*acc, idx))
 
 
 def _enumerate(counts: tuple[int, ...], rules: RuleSet) -> list[Meld]:
@@ -893,17 +900,18 @@ def _sub_assignments(
 ) -> list[tuple[int, ...]]:
     """Ordered choices of ``k`` wild cards (one per place) the hand can still supply."""
     out: list[tuple[int, ...]] = []
-    avail = {i: c - used[i] for i, c in wilds}
-
-    def rec(acc: tuple[int, ...]) -> None:
-        if len(acc) == k:
-            out.append(acc)
-            return
-        for idx in avail:
-            if avail[idx] > 0:
-                avail[idx] -= 1
-                rec((*acc, idx))
-                avail[idx] += 1
-
-    rec(())
+    _assignments_into(out, {i: c - used[i] for i, c in wilds}, k, ())
     return out
+
+
+def _assignments_into(
+    out: list[tuple[int, ...]], avail: dict[int, int], k: int, acc: tuple[int, ...]
+) -> None:
+    if len(acc) == k:
+        out.append(acc)
+        return
+    for idx in avail:
+        if avail[idx] > 0:
+            avail[idx] -= 1
+            _assignments_into(out, avail, k, (*acc, idx))
+            avail[idx] += 1
