@@ -56,6 +56,35 @@ def random_deals(count: int) -> tuple[float, float]:
     return count / elapsed, moves / count
 
 
+def in_play_rates(count: int) -> dict[str, tuple[float, int]]:
+    """``legal_moves()`` per second at play-phase positions as random playouts meet them
+    (the first call at each position, with the library's caches as play leaves them),
+    by hand size: 11 to 13, 19 to 21 and 28 to 32 cards. Each value is (rate, samples)."""
+    buckets = {"12": (11, 13), "20": (19, 21), "30": (28, 32)}
+    spent = dict.fromkeys(buckets, 0.0)
+    seen = dict.fromkeys(buckets, 0)
+    for i in range(count):
+        deal = Deal.new(seed=70_000 + i, dealer=i % 4)
+        rng = random.Random(i)
+        while not deal.is_over:
+            start = time.perf_counter()
+            moves = deal.legal_moves()
+            elapsed = time.perf_counter() - start
+            seat = deal.to_move
+            if deal.phase is Phase.PLAY and seat is not None:
+                size = deal.hand_size(seat)
+                for name, (low, high) in buckets.items():
+                    if low <= size <= high:
+                        spent[name] += elapsed
+                        seen[name] += 1
+            # Take the pile now and then, so that some hands grow large.
+            take = [m for m in moves if str(m) == "take" and len(deal.discard_pile) > 2]
+            deal.play(take[0] if take and rng.random() < 0.5 else rng.choice(moves))
+    return {
+        name: (seen[name] / spent[name] if spent[name] else 0.0, seen[name]) for name in buckets
+    }
+
+
 def sample_positions(count: int, seed: int = 1) -> list[dict[str, Any]]:
     """Positions of every phase, sampled from random play."""
     rng = random.Random(seed)
@@ -173,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
             results[f"legal_moves_per_s_{size}_cards"] = legal_moves_rates(positions)
             results[f"positions_{size}_cards"] = len(positions)
 
+    results["legal_moves_in_play"] = in_play_rates(max(10, int(150 * scale)))
+
     deals = [Deal.from_dict(d) for d in sampled]
     repeat = max(1000, int(20_000 * scale))
     results["copy_per_s"] = rate(lambda: deals[7].copy(), repeat)
@@ -207,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         if key in results:
             cold, warm = results[key]
             rows.append((label + " (cold / cached)", f"{cold:,.0f} / {warm:,.0f}"))
+    for name, (speed, samples) in results["legal_moves_in_play"].items():
+        rows.append((f"legal_moves / s in play, about {name} cards", f"{speed:,.0f} ({samples})"))
     for key, label in (
         ("copy_per_s", "copy() / s"),
         ("play_undo_per_s", "play() + undo() / s"),

@@ -62,6 +62,7 @@ class Meld:
 
     __slots__ = (
         "_addable",
+        "_bonus",
         "_ext",
         "_hash",
         "_low",
@@ -83,6 +84,7 @@ class Meld:
     _ext: dict[int, tuple[Meld, ...]]
     _addable: tuple[int, ...]
     _points: int
+    _bonus: int
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("build a Meld with Meld.parse(text) or Meld.from_cards(cards)")
@@ -192,6 +194,14 @@ class Meld:
     @property
     def bonus(self) -> int:
         """The biriba bonus under the meld's rule set, 0 if the meld is no biriba (B8.3)."""
+        try:
+            return self._bonus
+        except AttributeError:
+            found = self._find_bonus()
+            object.__setattr__(self, "_bonus", found)
+            return found
+
+    def _find_bonus(self) -> int:
         if not self.is_biriba:
             return 0
         dirty = 0 if self.is_clean else 1
