@@ -69,6 +69,9 @@ class PlayerView:
     known: tuple[tuple[Card, ...], ...]
     #: The public history: every move is public (a draw shows as ``draw``, never the card).
     history: tuple[Move, ...]
+    _legal: tuple[Move, ...] | None = attrs.field(
+        default=None, init=False, eq=False, repr=False, hash=False
+    )
 
     # ------------------------------------------------------------------ derived
     @property
@@ -96,10 +99,18 @@ class PlayerView:
         return DealScore(tuple(teams), self.to_move is None)
 
     def legal_moves(self) -> tuple[Move, ...]:
-        """The legal moves when this seat is to move (the deal's own), else ``()``."""
+        """The legal moves when this seat is to move (the deal's own), else ``()``.
+
+        They depend only on what the seat knows, so any deal consistent with the view
+        gives them; the answer is kept on the view.
+        """
         if self.to_move != self.seat:
             return ()
-        return self.sample(random.Random(0)).legal_moves()
+        found = self._legal
+        if found is None:
+            found = self._deal_from(list(self.unknown_cards())).legal_moves()
+            object.__setattr__(self, "_legal", found)
+        return found
 
     # ------------------------------------------------------------------ data
     def to_dict(self) -> dict[str, Any]:
@@ -146,12 +157,17 @@ class PlayerView:
         The sampled deal's history is the public history; it cannot be undone past its
         start.
         """
-        from biriba.deal import _EMPTY_COUNTS, Deal, _counts_of
-
         if not isinstance(rng, random.Random):
             raise TypeError(f"sample needs a random.Random, got {type(rng).__name__}")
         pool = list(self.unknown_cards())
         rng.shuffle(pool)
+        return self._deal_from(pool)
+
+    def _deal_from(self, pool: list[Card]) -> Deal:
+        """The deal consistent with the view whose unknown places get ``pool`` in order:
+        the other hands by seat, then the stock, then the reserve packets."""
+        from biriba.deal import _EMPTY_COUNTS, Deal, _counts_of
+
         rules = self.rules
         deal = Deal._blank(rules, self.dealer)
         hands = []
