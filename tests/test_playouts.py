@@ -76,6 +76,8 @@ def check_position(deal: Deal, rng: random.Random, deep: bool) -> None:
     assert len(moves) == len(set(moves))
     assert (len(moves) == 0) == deal.is_over
     legal = set(moves)
+    if deal.to_move is not None:  # the player's view offers exactly the same moves
+        assert deal.view(deal.to_move).legal_moves() == moves
     for move in candidate_moves(deal, rng):
         assert deal.is_legal(move) == (move in legal), str(move)
     for move in moves:

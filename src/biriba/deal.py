@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import enum
 import random
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import compress
 from operator import mul
 from typing import TYPE_CHECKING, Any, Final, TypeVar
@@ -238,6 +238,48 @@ class _Engine:
             )
             self.finish_cache[key] = found
         return found
+
+    # ------------------------------------------------------------ the draw phase
+    def take_ok(
+        self,
+        hand: tuple[int, ...],
+        size: int,
+        pile: Sequence[Card],
+        melds: tuple[Meld, ...],
+        received: bool,
+        packet: tuple[Card, ...] | None,
+    ) -> bool:
+        """Whether the player may take the discard pile (B4.1, B4.2, B4.5; Z4.4)."""
+        if not pile:
+            return False
+        restriction = self.rules.pile_restriction
+        if restriction is PileRestriction.NO_TAKE_WITH_ONE_CARD and len(pile) == 1 and size == 1:
+            return False
+        pile_card = (
+            pile[0] if len(pile) == 1 and restriction is PileRestriction.NO_DISCARD_BACK else None
+        )
+        if (pile_card is None or hand[pile_card.index] < size) and (size + len(pile) >= self.keep2):
+            return True  # a card other than the barred one can go, leaving one or more
+        counts = list(hand)
+        for card in pile:
+            counts[card.index] += 1
+        return self.can_finish((tuple(counts), melds, received, packet, pile_card))
+
+    def draw_moves(
+        self,
+        hand: tuple[int, ...],
+        size: int,
+        pile: Sequence[Card],
+        melds: tuple[Meld, ...],
+        received: bool,
+        packet: tuple[Card, ...] | None,
+        stock_open: bool,
+    ) -> tuple[Move, ...]:
+        """The legal moves of the draw phase (B4.1, B4.4)."""
+        take = self.take_ok(hand, size, pile, melds, received, packet)
+        if stock_open:
+            return _DRAW_OR_TAKE if take else _DRAW_ONLY
+        return _TAKE_OR_PASS if take else _PASS_ONLY
 
     # ------------------------------------------------------------ legal moves
     def play_moves(self, key: _Key, size: int) -> _MoveList:
@@ -639,38 +681,22 @@ class Deal:
         return len(self._stock) > self.rules.stock_end_remaining
 
     def _take_ok(self) -> bool:
-        pile = self._pile
-        if not pile:
-            return False
-        rules = self.rules
-        seat = self._seat
-        if (
-            rules.pile_restriction is PileRestriction.NO_TAKE_WITH_ONE_CARD
-            and len(pile) == 1
-            and self._sizes[seat] == 1
-        ):
-            return False
-        hand = self._hands[seat]
-        size = self._sizes[seat]
-        pile_card = (
-            pile[0]
-            if len(pile) == 1 and rules.pile_restriction is PileRestriction.NO_DISCARD_BACK
-            else None
-        )
-        if (pile_card is None or hand[pile_card.index] < size) and (
-            size + len(pile) >= self._engine.keep2
-        ):
-            return True  # a card other than the barred one can go, leaving one or more
-        counts = list(hand)
-        for card in pile:
-            counts[card.index] += 1
         key = self._key()
-        return self._engine.can_finish((tuple(counts), key[1], key[2], key[3], pile_card))
+        return self._engine.take_ok(
+            key[0], self._sizes[self._seat], self._pile, key[1], key[2], key[3]
+        )
 
     def _draw_moves(self) -> tuple[Move, ...]:
-        if self._stock_open():
-            return _DRAW_OR_TAKE if self._take_ok() else _DRAW_ONLY
-        return _TAKE_OR_PASS if self._take_ok() else _PASS_ONLY
+        key = self._key()
+        return self._engine.draw_moves(
+            key[0],
+            self._sizes[self._seat],
+            self._pile,
+            key[1],
+            key[2],
+            key[3],
+            self._stock_open(),
+        )
 
     def legal_moves(self) -> tuple[Move, ...]:
         """Every legal move, each once; empty only once the deal is over (B4.5).

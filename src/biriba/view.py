@@ -108,9 +108,34 @@ class PlayerView:
             return ()
         found = self._legal
         if found is None:
-            found = self._deal_from(list(self.unknown_cards())).legal_moves()
+            found = self._find_legal_moves()
             object.__setattr__(self, "_legal", found)
         return found
+
+    def _find_legal_moves(self) -> tuple[Move, ...]:
+        from biriba.deal import Phase, _counts_of, _engine
+
+        rules = self.rules
+        if rules.reserve_size < 5:
+            # A small packet could hold nothing but the barred card: use real cards.
+            return self._deal_from(list(self.unknown_cards())).legal_moves()
+        # The moves depend on the reserve packet only through its size: any packet of
+        # the right size gives them.
+        team = self.team
+        received = self.reserve_received[team]
+        packet = None
+        if not received and self.reserves_left:
+            packet = full_pack(rules)[: rules.reserve_size]
+        hand = _counts_of(self.hand)
+        melds = self.melds[team]
+        engine = _engine(rules)
+        if self.phase is Phase.PLAY:
+            key = (hand, melds, received, packet, self.pile_card)
+            return engine.play_moves(key, len(self.hand)).moves
+        stock_open = self.stock_size > rules.stock_end_remaining
+        return engine.draw_moves(
+            hand, len(self.hand), self.discard_pile, melds, received, packet, stock_open
+        )
 
     # ------------------------------------------------------------------ data
     def to_dict(self) -> dict[str, Any]:
