@@ -165,3 +165,28 @@ def test_every_deal_of_a_few_hundred_seeds_ends() -> None:
             deal.play(rng.choice(deal.legal_moves()))
         assert deal.is_over
         assert deal.phase is Phase.OVER
+
+
+@settings(max_examples=10)
+@given(st.integers(0, 2**32 - 1))
+def test_greedy_playout_invariants(seed: int) -> None:
+    """Greedy bots close most deals and take many reserves, which random play seldom
+    does: the same invariants hold along their games."""
+    from biriba.bots import GreedyBot
+
+    deal = Deal.new(seed=seed, dealer=seed % 4)
+    bots = [GreedyBot(seed=s) for s in range(4)]
+    rng = random.Random(seed)
+    ply = 0
+    while not deal.is_over:
+        if ply % 3 == 0:
+            check_position(deal, rng, deep=ply % 30 == 0)
+        seat = deal.to_move
+        assert seat is not None
+        before = deal.to_dict()
+        move = bots[seat].choose(deal.view(seat))
+        deal.play(move)
+        assert deal.undo() == move and deal.to_dict() == before
+        deal.play(move)
+        ply += 1
+    check_position(deal, rng, deep=True)
