@@ -176,3 +176,15 @@ def test_play_stops_cleanly_when_input_ends_or_quits() -> None:
     out = io.StringIO()
     assert run_play(io.StringIO("quit\n"), out, seed=3) == 1
     assert "You left the table." in out.getvalue()
+
+
+def test_greedy_does_not_take_a_pile_it_could_not_meld_from() -> None:
+    # J♣ would make J♣ J♦ J♠, but laying it would leave 2♦ alone with no biriba to
+    # receive the reserve (B4.5): taking would meld nothing, and with the stock empty
+    # the take-discard-pass cycle would never end.
+    deal = Deal.from_dict(
+        position(hands={1: "2D JD JS"}, to_move=1, phase="draw", stock="", discard="JC")
+    )
+    assert deal.is_legal("take")
+    assert str(GreedyBot(seed=0).choose(deal.view(1))) == "pass"
+    assert str(MonteCarloBot(seed=0, iterations=1).choose(deal.view(1))) == "pass"

@@ -18,7 +18,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from biriba.bots.heuristics import discard_danger, greedy_choice, pile_use, table_of
+from biriba.bots.heuristics import (
+    discard_danger,
+    greedy_choice,
+    pile_use,
+    table_of,
+    take_melds,
+)
 from biriba.deal import Deal, Phase
 from biriba.errors import BiribaError
 from biriba.moves import Discard, Move, TakeDiscard
@@ -109,7 +115,7 @@ class MonteCarloBot:
         greedy = greedy_choice(view, moves, random.Random(0))
         if view.phase is Phase.DRAW:
             # Never a take that melds nothing: takes answered by takes need not end a deal.
-            useful = pile_use(view) >= 1
+            useful = pile_use(view) >= 1 and take_melds(view)
             return [greedy] + [
                 m for m in moves if m != greedy and (useful or not isinstance(m, TakeDiscard))
             ]

@@ -9,13 +9,13 @@ from typing import Protocol
 
 import attrs
 
-from biriba.cards import Card
+from biriba.cards import Card, full_pack
 from biriba.deal import Deal, Phase
 from biriba.melds import Meld, melds_from_counts
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
-from biriba.rules import RuleSet
+from biriba.rules import PileRestriction, RuleSet
 
-__all__ = ["Table", "discard_danger", "greedy_choice", "pile_use", "table_of"]
+__all__ = ["Table", "discard_danger", "greedy_choice", "pile_use", "table_of", "take_melds"]
 
 
 class Table(Protocol):
@@ -35,6 +35,10 @@ class Table(Protocol):
     def discard_pile(self) -> tuple[Card, ...]: ...
     @property
     def melds(self) -> tuple[tuple[Meld, ...], ...]: ...
+    @property
+    def reserve_received(self) -> tuple[bool, ...]: ...
+    @property
+    def reserves_left(self) -> int: ...
 
 
 @attrs.frozen
@@ -48,6 +52,8 @@ class _DealTable:
     hand: tuple[Card, ...]
     discard_pile: tuple[Card, ...]
     melds: tuple[tuple[Meld, ...], ...]
+    reserve_received: tuple[bool, ...]
+    reserves_left: int
 
 
 def table_of(deal: Deal) -> Table:
@@ -63,6 +69,8 @@ def table_of(deal: Deal) -> Table:
         deal.hand(seat),
         deal.discard_pile,
         tuple(deal.melds(t) for t in range(rules.teams)),
+        tuple(deal.reserve_received(t) for t in range(rules.teams)),
+        len(deal.reserves),
     )
 
 
@@ -112,14 +120,46 @@ def pile_use(view: Table) -> int:
     return len(used)
 
 
+def take_melds(view: Table) -> bool:
+    """Whether, after taking the pile, the player could legally lay a meld or add a
+    natural card (B4.5 included), so that the take puts cards on the table."""
+    from biriba.deal import _engine
+
+    rules = view.rules
+    pile = view.discard_pile
+    if not pile:
+        return False
+    counts = [0] * 53
+    for card in (*view.hand, *pile):
+        counts[card.index] += 1
+    pile_card = (
+        pile[0]
+        if len(pile) == 1 and rules.pile_restriction is PileRestriction.NO_DISCARD_BACK
+        else None
+    )
+    team = view.team
+    received = view.reserve_received[team]
+    # Only whether a packet is there, and its size, matter to the moves (see PlayerView).
+    packet = None
+    if not received and view.reserves_left:
+        packet = full_pack(rules)[: rules.reserve_size]
+    key = (tuple(counts), view.melds[team], received, packet, pile_card)
+    moves = _engine(rules).play_moves(key, len(view.hand) + len(pile)).moves
+    return any(
+        isinstance(m, LayMeld) or (isinstance(m, AddToMeld) and not _wild(m.card)) for m in moves
+    )
+
+
 def _draw_phase(view: Table, moves: Sequence[Move]) -> Move:
     """Take the pile only when some of it goes to the table at once: a take that melds
-    nothing could be answered by another, and the deal would never end."""
+    nothing could be answered by another, and the deal would never end. After such a take
+    the heuristic always lays a meld or adds a natural card (both have a positive value),
+    so every take of its puts cards on the table and every deal it plays ends."""
     can_take = any(isinstance(m, TakeDiscard) for m in moves)
     if can_take:
         pile = view.discard_pile
         use = pile_use(view)
-        if use >= 1 and (len(pile) <= 4 or use * 4 >= len(pile)):
+        if use >= 1 and (len(pile) <= 4 or use * 4 >= len(pile)) and take_melds(view):
             return next(m for m in moves if isinstance(m, TakeDiscard))
     for move in moves:
         if isinstance(move, DrawStock):
