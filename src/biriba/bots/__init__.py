@@ -94,7 +94,7 @@ class MonteCarloBot:
         self,
         seed: int | str | None = None,
         *,
-        iterations: int = 6,
+        iterations: int = 10,
         candidates: int = 3,
         horizon: int = 60,
         time_limit: float | None = None,
