@@ -894,7 +894,7 @@ class Deal:
         )
         extra: Any = None
         if isinstance(move, Discard):
-            self._remove_cards(seat, (move.card,))
+            self._remove_card(seat, move.card)
             self._pile.append(move.card)
             self._pile_card = None
             if not self._sizes[seat]:
@@ -948,7 +948,7 @@ class Deal:
             self._melds = _put(
                 self._melds, team, (*melds[: move.index], result, *melds[move.index + 1 :])
             )
-            self._remove_cards(seat, (move.card,))
+            self._remove_card(seat, move.card)
             if not self._sizes[seat]:
                 self._receive(seat, team)
         else:  # pragma: no cover - every Move subclass is handled above
@@ -966,6 +966,19 @@ class Deal:
             n += 1
         self._hands = _put(self._hands, seat, tuple(counts))
         self._sizes = _put(self._sizes, seat, self._sizes[seat] + n)
+
+    def _remove_card(self, seat: int, card: Card) -> None:
+        """:meth:`_remove_cards` for one card, the commonest case (a discard, an addition)."""
+        index = card.index
+        counts = list(self._hands[seat])
+        counts[index] -= 1
+        self._hands = _put(self._hands, seat, tuple(counts))
+        self._sizes = _put(self._sizes, seat, self._sizes[seat] - 1)
+        known = self._known[seat]
+        if known is not _EMPTY_COUNTS and known[index]:
+            still = list(known)
+            still[index] -= 1
+            self._known = _put(self._known, seat, tuple(still) if any(still) else _EMPTY_COUNTS)
 
     def _remove_cards(self, seat: int, cards: Iterable[Card]) -> None:
         counts = list(self._hands[seat])
