@@ -1,6 +1,6 @@
 """Benchmark the engine: random deals, legal moves, copy, play+undo, score, positions.
 
-Standard library timing only. Run ``python benchmarks/run.py`` (about a minute; ``--quick``
+Standard library timing only. Run ``python benchmarks/run.py`` (about 15 seconds; ``--quick``
 for a few seconds); it prints a table and writes ``benchmarks/results.json``.
 """
 
