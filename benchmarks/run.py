@@ -34,9 +34,10 @@ def cpu_name() -> str:
 
 def clear_caches() -> None:
     """Forget every cached move list and meld list (the melds of new deals start cold)."""
-    from biriba import deal, melds
+    from biriba import engine as engines
+    from biriba import melds
 
-    for engine in deal._ENGINES.values():
+    for engine in engines.ENGINES.values():
         engine.finish_cache.clear()
     melds._PART_CACHES.clear()
 

@@ -21,19 +21,27 @@ from __future__ import annotations
 import copy
 import enum
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import compress
+from collections.abc import Iterable, Mapping
 from operator import mul
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from biriba.cards import Card, format_cards, full_pack
+from biriba.engine import (
+    EMPTY_COUNTS,
+    Engine,
+    Key,
+    MoveList,
+    cards_of,
+    counts_of,
+    engine_for,
+)
 from biriba.errors import (
     AmbiguousMoveError,
     BiribaError,
     IllegalMoveError,
     InvalidMeldError,
 )
-from biriba.melds import Meld, melds_from_counts
+from biriba.melds import Meld
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import BIRIBA, PileRestriction, RuleSet, StockExhausted
 from biriba.scoring import DealScore, TeamScore
@@ -44,15 +52,6 @@ if TYPE_CHECKING:
 __all__ = ["Deal", "Phase", "team_of"]
 
 _T = TypeVar("_T")
-_CARDS: Final = tuple(Card.from_index(i) for i in range(53))
-_EMPTY_COUNTS: Final = (0,) * 53
-_DRAW: Final = DrawStock()
-_TAKE: Final = TakeDiscard()
-_PASS: Final = Pass()
-_DRAW_OR_TAKE: Final[tuple[Move, ...]] = (_DRAW, _TAKE)
-_DRAW_ONLY: Final[tuple[Move, ...]] = (_DRAW,)
-_TAKE_OR_PASS: Final[tuple[Move, ...]] = (_TAKE, _PASS)
-_PASS_ONLY: Final[tuple[Move, ...]] = (_PASS,)
 
 
 class Phase(enum.Enum):
@@ -92,282 +91,11 @@ def _unsupported(rules: RuleSet) -> str | None:
     return None
 
 
-def _counts_of(cards: Iterable[Card]) -> tuple[int, ...]:
-    counts = [0] * 53
-    for card in cards:
-        counts[card.index] += 1
-    return tuple(counts)
-
-
-def _cards_of(counts: tuple[int, ...]) -> tuple[Card, ...]:
-    out: list[Card] = []
-    for i, n in enumerate(counts):
-        if n:
-            out.extend((_CARDS[i],) * n)
-    return tuple(out)
-
-
 def _put(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
     """``values`` with ``values[index]`` replaced by ``value``."""
     changed = list(values)
     changed[index] = value
     return tuple(changed)
-
-
-def _has_biriba(melds: tuple[Meld, ...]) -> bool:
-    return any(m.is_biriba for m in melds)
-
-
-def _minus(counts: tuple[int, ...], cards: Iterable[Card]) -> tuple[int, ...]:
-    out = list(counts)
-    for card in cards:
-        out[card.index] -= 1
-    return tuple(out)
-
-
-# A play-phase situation, as far as the legal moves of the player to move depend on it:
-# the hand's counts, the partnership's melds, whether it has received its reserve, the
-# packet it would receive (None once received, or with none left), and the card B4.2
-# bars from the discard.
-_Key = tuple[tuple[int, ...], tuple[Meld, ...], bool, "tuple[Card, ...] | None", "Card | None"]
-_Option = tuple["Meld | None", int, "Card | None", Meld, bool, tuple[Card, ...], tuple[Meld, ...]]
-
-
-#: How many look-ahead answers the engine keeps. Small on purpose: a large cache makes
-#: Python's garbage collector slow everything down. (There is no cache of whole move
-#: lists: most positions of a playout are new, so it cost more than it saved; each deal
-#: remembers the list of its current position.)
-_CACHE_LIMIT: Final = 4096
-
-
-class _Engine:
-    """The legal-move generator for one rule set, with its caches."""
-
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
-        self.keep = rules.keep_after_melding
-        self.reserve_needs_biriba = rules.reserve_needs_biriba
-        self.close_needs_biriba = rules.close_needs_biriba
-        self.keep2 = max(2, rules.keep_after_melding)
-        #: The value of each card index (B8.1), for scoring hands held as counts.
-        self.values = (*tuple(rules.card_values[i % 13 + 1] for i in range(52)), rules.joker_value)
-        self.finish_cache: dict[_Key, bool] = {}
-
-    # ------------------------------------------------------------ the last card
-    def last_card_discard_ok(
-        self, melds: tuple[Meld, ...], received: bool, packet: tuple[Card, ...] | None
-    ) -> bool:
-        """Whether discarding the last card is allowed: B5.4 reserve, B6.1 close, or V7."""
-        biriba = _has_biriba(melds)
-        if packet is not None and (biriba or not self.reserve_needs_biriba):
-            return True
-        if received and (biriba or not self.close_needs_biriba):
-            return True
-        return self.keep <= 1
-
-    def can_receive(self, melds: tuple[Meld, ...], packet: tuple[Card, ...] | None) -> bool:
-        """Whether emptying the hand now receives the reserve (B5.2)."""
-        return packet is not None and (not self.reserve_needs_biriba or _has_biriba(melds))
-
-    # ------------------------------------------------------------ melding options
-    def options(self, key: _Key) -> Iterator[_Option]:
-        """Every meld and addition of the cards in hand, before any check of what follows.
-
-        Each option is ``(meld laid or None, meld index, card added, resulting meld,
-        whether the addition has a choice, cards leaving the hand, the team's melds after)``.
-        """
-        counts, melds, _, _, _ = key
-        for meld in melds_from_counts(counts, self.rules):
-            yield (meld, -1, None, meld, False, meld.cards, (*melds, meld))
-        for i, meld in enumerate(melds):
-            for idx in meld.candidate_indices():
-                if not counts[idx]:
-                    continue
-                card = _CARDS[idx]
-                results = meld.extensions(card)
-                if not results:
-                    continue
-                choice = len(results) > 1
-                for result in results:
-                    yield (
-                        None,
-                        i,
-                        card,
-                        result,
-                        choice,
-                        (card,),
-                        (*melds[:i], result, *melds[i + 1 :]),
-                    )
-
-    def after_ok(
-        self, key: _Key, size: int, removed: tuple[Card, ...], new_melds: tuple[Meld, ...]
-    ) -> bool:
-        """Whether the turn can still end legally after ``removed`` leaves the hand (B4.5).
-
-        The hand may empty only by receiving the reserve (B4.3, B5.2, B5.3).
-        """
-        counts, _, received, packet, pile_card = key
-        left = size - len(removed)
-        if left <= 0:
-            if not self.can_receive(new_melds, packet):
-                return False
-            assert packet is not None
-            return self.can_finish((_counts_of(packet), new_melds, True, None, pile_card))
-        if left >= self.keep2 and (
-            pile_card is None or counts[pile_card.index] - removed.count(pile_card) < left
-        ):
-            return True
-        return self.can_finish((_minus(counts, removed), new_melds, received, packet, pile_card))
-
-    # ------------------------------------------------------------ look-ahead (B4.5)
-    def can_finish(self, key: _Key) -> bool:
-        """Whether the player can still end the turn legally from ``key`` (B4.5)."""
-        counts, melds, received, packet, pile_card = key
-        size = sum(counts)
-        barred = counts[pile_card.index] if pile_card is not None else 0
-        if size >= self.keep2 and barred < size:
-            return True
-        if size == 1 and not barred and self.last_card_discard_ok(melds, received, packet):
-            return True
-        found = self.finish_cache.get(key)
-        if found is None:
-            if len(self.finish_cache) > _CACHE_LIMIT:
-                self.finish_cache.clear()
-            found = any(
-                self.after_ok(key, size, option[5], option[6]) for option in self.options(key)
-            )
-            self.finish_cache[key] = found
-        return found
-
-    # ------------------------------------------------------------ the draw phase
-    def take_ok(
-        self,
-        hand: tuple[int, ...],
-        size: int,
-        pile: Sequence[Card],
-        melds: tuple[Meld, ...],
-        received: bool,
-        packet: tuple[Card, ...] | None,
-    ) -> bool:
-        """Whether the player may take the discard pile (B4.1, B4.2, B4.5; Z4.4)."""
-        if not pile:
-            return False
-        restriction = self.rules.pile_restriction
-        if restriction is PileRestriction.NO_TAKE_WITH_ONE_CARD and len(pile) == 1 and size == 1:
-            return False
-        pile_card = (
-            pile[0] if len(pile) == 1 and restriction is PileRestriction.NO_DISCARD_BACK else None
-        )
-        if (pile_card is None or hand[pile_card.index] < size) and (size + len(pile) >= self.keep2):
-            return True  # a card other than the barred one can go, leaving one or more
-        counts = list(hand)
-        for card in pile:
-            counts[card.index] += 1
-        return self.can_finish((tuple(counts), melds, received, packet, pile_card))
-
-    def draw_moves(
-        self,
-        hand: tuple[int, ...],
-        size: int,
-        pile: Sequence[Card],
-        melds: tuple[Meld, ...],
-        received: bool,
-        packet: tuple[Card, ...] | None,
-        stock_open: bool,
-    ) -> tuple[Move, ...]:
-        """The legal moves of the draw phase (B4.1, B4.4)."""
-        take = self.take_ok(hand, size, pile, melds, received, packet)
-        if stock_open:
-            return _DRAW_OR_TAKE if take else _DRAW_ONLY
-        return _TAKE_OR_PASS if take else _PASS_ONLY
-
-    # ------------------------------------------------------------ legal moves
-    def play_moves(self, key: _Key, size: int) -> _MoveList:
-        """The legal moves of the play phase, ``size`` being the number of cards in hand."""
-        counts, melds, received, packet, pile_card = key
-        moves: list[Move] = []
-        after_ok = self.after_ok
-        # With the barred card out of the way and two cards left, the turn can always
-        # end (B4.5): the look-ahead and the melds after the move are needed only
-        # otherwise.
-        easy = size - 1 >= self.keep2 and pile_card is None
-        for meld in melds_from_counts(counts, self.rules):
-            if (easy and size - len(meld.cards) >= self.keep2) or after_ok(
-                key, size, meld.cards, (*melds, meld)
-            ):
-                moves.append(_lay(meld))
-        for i, meld in enumerate(melds):
-            for idx in meld.candidate_indices():
-                if not counts[idx]:
-                    continue
-                card = _CARDS[idx]
-                results = meld.extensions(card)
-                if not results:
-                    continue
-                choice = len(results) > 1
-                for result in results:
-                    if easy or after_ok(key, size, (card,), (*melds[:i], result, *melds[i + 1 :])):
-                        moves.append(_add(i, card, result if choice else None))
-        if size == 1:
-            last_ok = self.last_card_discard_ok(melds, received, packet)
-        else:
-            last_ok = size >= self.keep
-        if last_ok:
-            discards = compress(_DISCARDS, counts)
-            if pile_card is None:
-                moves += discards
-            else:
-                barred = _DISCARDS[pile_card.index]
-                moves += [d for d in discards if d is not barred]
-        return _MoveList(tuple(moves))
-
-
-class _MoveList:
-    """A tuple of legal moves, with the set of them built when first needed."""
-
-    __slots__ = ("_set", "moves")
-
-    def __init__(self, moves: tuple[Move, ...]) -> None:
-        self.moves = moves
-        self._set: frozenset[Move] | None = None
-
-    def __contains__(self, move: Move) -> bool:
-        for listed in self.moves:
-            if listed is move:
-                return True
-        found = self._set
-        if found is None:
-            found = self._set = frozenset(self.moves)
-        return move in found
-
-
-def _lay(meld: Meld) -> LayMeld:
-    """``LayMeld(meld)`` for a meld known to be valid, without the checks."""
-    move = object.__new__(LayMeld)
-    object.__setattr__(move, "meld", meld)
-    return move
-
-
-def _add(index: int, card: Card, result: Meld | None) -> AddToMeld:
-    """``AddToMeld(index, card, result)`` for values known to be valid, without the checks."""
-    move = object.__new__(AddToMeld)
-    object.__setattr__(move, "index", index)
-    object.__setattr__(move, "card", card)
-    object.__setattr__(move, "result", result)
-    return move
-
-
-_DISCARDS: Final = tuple(Discard(c) for c in _CARDS)
-
-
-_ENGINES: dict[RuleSet, _Engine] = {}
-
-
-def _engine(rules: RuleSet) -> _Engine:
-    engine = _ENGINES.get(rules)
-    if engine is None:
-        engine = _ENGINES[rules] = _Engine(rules)
-    return engine
 
 
 class Deal:
@@ -408,7 +136,7 @@ class Deal:
     rules: RuleSet
     #: The dealer's seat (B2.1).
     dealer: int
-    _engine: _Engine
+    _engine: Engine
     _hands: tuple[tuple[int, ...], ...]
     _sizes: tuple[int, ...]
     _melds: tuple[tuple[Meld, ...], ...]
@@ -438,9 +166,9 @@ class Deal:
         deal = object.__new__(cls)
         deal.rules = rules
         deal.dealer = dealer
-        deal._engine = _engine(rules)
+        deal._engine = engine_for(rules)
         n, t = rules.players, rules.teams
-        deal._hands = (_EMPTY_COUNTS,) * n
+        deal._hands = (EMPTY_COUNTS,) * n
         deal._sizes = (0,) * n
         deal._melds = ((),) * t
         deal._stock = []
@@ -457,7 +185,7 @@ class Deal:
         deal._undo = []
         deal._undo_extra = []
         deal._memo = None
-        deal._known = (_EMPTY_COUNTS,) * n
+        deal._known = (EMPTY_COUNTS,) * n
         deal._seed = None
         deal._start = None
         return deal
@@ -499,7 +227,7 @@ class Deal:
         for i in range(n * rules.hand_size):
             hands[(dealer + 1 + i) % n].append(pack[pos])
             pos += 1
-        deal._hands = tuple(_counts_of(h) for h in hands)
+        deal._hands = tuple(counts_of(h) for h in hands)
         deal._sizes = tuple(len(h) for h in hands)
         reserves = []
         for _ in range(rules.reserve_count):
@@ -567,7 +295,7 @@ class Deal:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards in ``seat``'s hand, sorted (clubs, diamonds, hearts, spades, jokers)."""
-        return _cards_of(self._hands[_check_seat(seat, self.rules)])
+        return cards_of(self._hands[_check_seat(seat, self.rules)])
 
     def hand_size(self, seat: int) -> int:
         """How many cards ``seat`` holds."""
@@ -615,7 +343,7 @@ class Deal:
     def known_cards(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` is publicly known to hold: taken with the discard pile and
         not melded or discarded since (a card played counts against a known copy)."""
-        return _cards_of(self._known[_check_seat(seat, self.rules)])
+        return cards_of(self._known[_check_seat(seat, self.rules)])
 
     @property
     def passes(self) -> int:
@@ -645,14 +373,14 @@ class Deal:
         return team
 
     # ================================================================ legal moves
-    def _key(self) -> _Key:
+    def _key(self) -> Key:
         seat = self._seat
         team = seat % self.rules.teams
         received = self._received[team]
         packet = None if received or not self._reserves else self._reserves[0]
         return (self._hands[seat], self._melds[team], received, packet, self._pile_card)
 
-    def _play_list(self) -> _MoveList:
+    def _play_list(self) -> MoveList:
         """The play phase's legal moves, remembered while the inputs stay the same objects."""
         seat = self._seat
         team = seat % self.rules.teams
@@ -671,7 +399,7 @@ class Deal:
             and memo[4] is pile_card
             and memo[5] == team
         ):
-            listed: _MoveList = memo[6]
+            listed: MoveList = memo[6]
             return listed
         listed = self._engine.play_moves(self._key(), self._sizes[seat])
         self._memo = (hand, melds, reserves, received, pile_card, team, listed)
@@ -741,7 +469,7 @@ class Deal:
             return move
         raise IllegalMoveError(f"illegal move {str(move)!r}: {self._explain(move)}")
 
-    def _canonical_add(self, move: AddToMeld, legal: _MoveList) -> AddToMeld:
+    def _canonical_add(self, move: AddToMeld, legal: MoveList) -> AddToMeld:
         melds = self._melds[self._seat % self.rules.teams]
         if move.index >= len(melds) or not self._hands[self._seat][move.card.index]:
             return move
@@ -806,7 +534,7 @@ class Deal:
             meld = move.meld
             if meld.rules != rules:
                 return f"the meld was built under the rule set {meld.rules.name!r}"
-            if any(n > counts[i] for i, n in enumerate(_counts_of(meld.cards))):
+            if any(n > counts[i] for i, n in enumerate(counts_of(meld.cards))):
                 return f"B4.1: seat {seat} does not hold {format_cards(meld.cards)}"
             if rules.max_new_meld is not None and len(meld) > rules.max_new_meld:
                 return f"Z3.2: a new meld has at most {rules.max_new_meld} cards"
@@ -975,32 +703,32 @@ class Deal:
         self._hands = _put(self._hands, seat, tuple(counts))
         self._sizes = _put(self._sizes, seat, self._sizes[seat] - 1)
         known = self._known[seat]
-        if known is not _EMPTY_COUNTS and known[index]:
+        if known is not EMPTY_COUNTS and known[index]:
             still = list(known)
             still[index] -= 1
-            self._known = _put(self._known, seat, tuple(still) if any(still) else _EMPTY_COUNTS)
+            self._known = _put(self._known, seat, tuple(still) if any(still) else EMPTY_COUNTS)
 
     def _remove_cards(self, seat: int, cards: Iterable[Card]) -> None:
         counts = list(self._hands[seat])
         known = self._known[seat]
-        if known is not _EMPTY_COUNTS:
+        if known is not EMPTY_COUNTS:
             still = list(known)
         n = 0
         for card in cards:
             counts[card.index] -= 1
             n += 1
-            if known is not _EMPTY_COUNTS and still[card.index]:
+            if known is not EMPTY_COUNTS and still[card.index]:
                 still[card.index] -= 1
         self._hands = _put(self._hands, seat, tuple(counts))
         self._sizes = _put(self._sizes, seat, self._sizes[seat] - n)
-        if known is not _EMPTY_COUNTS:
-            self._known = _put(self._known, seat, tuple(still) if any(still) else _EMPTY_COUNTS)
+        if known is not EMPTY_COUNTS:
+            self._known = _put(self._known, seat, tuple(still) if any(still) else EMPTY_COUNTS)
 
     def _receive(self, seat: int, team: int) -> None:
         packet = self._reserves[0]
         self._reserves = self._reserves[1:]
-        self._known = _put(self._known, seat, _EMPTY_COUNTS)
-        self._hands = _put(self._hands, seat, _counts_of(packet))
+        self._known = _put(self._known, seat, EMPTY_COUNTS)
+        self._hands = _put(self._hands, seat, counts_of(packet))
         self._sizes = _put(self._sizes, seat, len(packet))
         received = list(self._received)
         received[team] = True
@@ -1096,7 +824,7 @@ class Deal:
             "dealer": self.dealer,
             "to_move": self.to_move,
             "phase": self._phase.value,
-            "hands": [[str(c) for c in _cards_of(h)] for h in self._hands],
+            "hands": [[str(c) for c in cards_of(h)] for h in self._hands],
             "stock": [str(c) for c in self._stock],
             "discard": [str(c) for c in self._pile],
             "reserves": [[str(c) for c in p] for p in self._reserves],
@@ -1106,7 +834,7 @@ class Deal:
             "pile_card": None if self._pile_card is None else str(self._pile_card),
             "unactivated": list(self._unactivated),
             "closed_by": self._closed_by,
-            "known": [[str(c) for c in _cards_of(k)] for k in self._known],
+            "known": [[str(c) for c in cards_of(k)] for k in self._known],
         }
 
     @classmethod

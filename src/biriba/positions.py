@@ -77,7 +77,8 @@ def _list(value: object, where: str, length: int) -> list[Any]:
 
 def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | None) -> Deal:
     """Build and check a :class:`~biriba.Deal` from a position; see ``Deal.from_dict``."""
-    from biriba.deal import _EMPTY_COUNTS, Phase, _counts_of, _unsupported
+    from biriba.deal import Phase, _unsupported
+    from biriba.engine import EMPTY_COUNTS, counts_of
 
     if not isinstance(data, Mapping):
         raise TypeError(f"a position is a dict, got {type(data).__name__}")
@@ -220,7 +221,7 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
             raise _fail(f"hands[{seat}] is empty; a hand empties only to close (B4.3)")
 
     deal = cls._blank(rules, dealer)
-    deal._hands = tuple(_counts_of(h) for h in hands)
+    deal._hands = tuple(counts_of(h) for h in hands)
     deal._sizes = tuple(len(h) for h in hands)
     deal._melds = tuple(melds)
     deal._stock = stock
@@ -236,7 +237,7 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
         deal._seat = closed_by
     deal._pile_card = pile_card
     deal._closed_by = closed_by
-    deal._known = tuple(_counts_of(k) if k else _EMPTY_COUNTS for k in known)
+    deal._known = tuple(counts_of(k) if k else EMPTY_COUNTS for k in known)
     deal._start = deal.to_dict()
     if phase is not Phase.OVER and not deal.legal_moves():
         raise _fail(f"seat {to_move} has no legal move: no turn can be finished from here (B4.5)")

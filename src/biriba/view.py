@@ -113,7 +113,8 @@ class PlayerView:
         return found
 
     def _find_legal_moves(self) -> tuple[Move, ...]:
-        from biriba.deal import Phase, _counts_of, _engine
+        from biriba.deal import Phase
+        from biriba.engine import counts_of, engine_for
 
         rules = self.rules
         if rules.reserve_size < 5:
@@ -126,9 +127,9 @@ class PlayerView:
         packet = None
         if not received and self.reserves_left:
             packet = full_pack(rules)[: rules.reserve_size]
-        hand = _counts_of(self.hand)
+        hand = counts_of(self.hand)
         melds = self.melds[team]
-        engine = _engine(rules)
+        engine = engine_for(rules)
         if self.phase is Phase.PLAY:
             key = (hand, melds, received, packet, self.pile_card)
             return engine.play_moves(key, len(self.hand)).moves
@@ -191,7 +192,8 @@ class PlayerView:
     def _deal_from(self, pool: list[Card]) -> Deal:
         """The deal consistent with the view whose unknown places get ``pool`` in order:
         the other hands by seat, then the stock, then the reserve packets."""
-        from biriba.deal import _EMPTY_COUNTS, Deal, _counts_of
+        from biriba.deal import Deal
+        from biriba.engine import EMPTY_COUNTS, counts_of
 
         rules = self.rules
         deal = Deal._blank(rules, self.dealer)
@@ -212,9 +214,9 @@ class PlayerView:
             packets.append(tuple(pool[: rules.reserve_size]))
             del pool[: rules.reserve_size]
         assert not pool, "the view's counts do not add up to the pack"
-        deal._hands = tuple(_counts_of(h) for h in hands)
+        deal._hands = tuple(counts_of(h) for h in hands)
         deal._sizes = tuple(len(h) for h in hands)
-        deal._known = tuple(_counts_of(k) if k else _EMPTY_COUNTS for k in self.known)
+        deal._known = tuple(counts_of(k) if k else EMPTY_COUNTS for k in self.known)
         deal._melds = self.melds
         deal._stock = stock
         deal._pile = list(self.discard_pile)
@@ -232,10 +234,10 @@ class PlayerView:
 
 def view_of(deal: Deal, seat: int) -> PlayerView:
     """Build ``deal.view(seat)``."""
-    from biriba.deal import _cards_of
+    from biriba.engine import cards_of
 
     rules = deal.rules
-    known = tuple(() if s == seat else _cards_of(deal._known[s]) for s in range(rules.players))
+    known = tuple(() if s == seat else cards_of(deal._known[s]) for s in range(rules.players))
     return PlayerView(
         rules=rules,
         seat=seat,

@@ -123,7 +123,7 @@ def pile_use(view: Table) -> int:
 def take_melds(view: Table) -> bool:
     """Whether, after taking the pile, the player could legally lay a meld or add a
     natural card (B4.5 included), so that the take puts cards on the table."""
-    from biriba.deal import _engine
+    from biriba.engine import engine_for
 
     rules = view.rules
     pile = view.discard_pile
@@ -144,7 +144,7 @@ def take_melds(view: Table) -> bool:
     if not received and view.reserves_left:
         packet = full_pack(rules)[: rules.reserve_size]
     key = (tuple(counts), view.melds[team], received, packet, pile_card)
-    moves = _engine(rules).play_moves(key, len(view.hand) + len(pile)).moves
+    moves = engine_for(rules).play_moves(key, len(view.hand) + len(pile)).moves
     return any(
         isinstance(m, LayMeld) or (isinstance(m, AddToMeld) and not _wild(m.card)) for m in moves
     )
