@@ -35,11 +35,11 @@ def cpu_name() -> str:
 def clear_caches() -> None:
     """Forget every cached move list and meld list (the melds of new deals start cold)."""
     from biriba import engine as engines
-    from biriba import melds
+    from biriba import enumeration
 
     for engine in engines.ENGINES.values():
         engine.finish_cache.clear()
-    melds._PART_CACHES.clear()
+    enumeration._PART_CACHES.clear()
 
 
 def random_deals(count: int) -> tuple[float, float]:

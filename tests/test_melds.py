@@ -374,7 +374,7 @@ def test_biriba_rules_are_default() -> None:
 
 @given(hands(max_size=30))
 def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...]) -> None:
-    from biriba.melds import _enumerate_sequences, _enumerate_sequences_fast
+    from biriba.enumeration import _enumerate_sequences, _enumerate_sequences_fast
 
     counts = [0] * 53
     for card in hand:

@@ -11,6 +11,7 @@ Cards, rule sets and melds::
 from biriba import records
 from biriba.cards import JOKER, Card, Rank, Suit, format_cards, full_pack, parse_cards
 from biriba.deal import Deal, Phase, team_of
+from biriba.enumeration import enumerate_melds
 from biriba.errors import (
     AmbiguousMoveError,
     BiribaError,
@@ -21,7 +22,7 @@ from biriba.errors import (
     RecordError,
 )
 from biriba.match import Match
-from biriba.melds import Meld, MeldKind, enumerate_melds
+from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import BIRIBA, BURACO, PileRestriction, RuleSet, StockExhausted
 from biriba.scoring import DealScore, TeamScore, score_team

@@ -13,7 +13,8 @@ from itertools import compress
 from typing import Final
 
 from biriba.cards import Card
-from biriba.melds import Meld, melds_from_counts
+from biriba.enumeration import melds_from_counts
+from biriba.melds import Meld
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import PileRestriction, RuleSet
 

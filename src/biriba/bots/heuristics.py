@@ -11,7 +11,8 @@ import attrs
 
 from biriba.cards import Card, full_pack
 from biriba.deal import Deal, Phase
-from biriba.melds import Meld, melds_from_counts
+from biriba.enumeration import melds_from_counts
+from biriba.melds import Meld
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import PileRestriction, RuleSet
 

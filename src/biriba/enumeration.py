@@ -1,0 +1,398 @@
+"""Every meld a hand can lay: :func:`enumerate_melds`, built on card counts (B3.1 to B3.6).
+
+The melds of one suit depend only on that suit's cards and the substitutes in hand, and
+those of one rank only on that rank's cards: both are cached under those, so a card drawn
+costs the work of one suit and one rank. A fast path lists the sequences with at most one
+substitute (the ``biriba`` rule, B3.3); the general one serves variants with more (V7,
+Z3.4), and a test checks that both agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from operator import add
+from typing import Final
+
+from biriba.cards import JOKER_INDEX, Card
+from biriba.melds import _CARDS, Meld, MeldKind, _natural_index
+from biriba.rules import BIRIBA, RuleSet
+
+__all__ = ["enumerate_melds", "melds_from_counts"]
+
+
+def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld, ...]:
+    """Every distinct meld that can be laid from ``hand`` (a multiset of cards), each once.
+
+    The melds respect the rule set's size limits for a new meld (B3.1; Z3.2). The result
+    is built on card counts, not by trying subsets; the melds of one suit and of one rank
+    are cached under that suit's or rank's cards.
+    """
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    counts = [0] * 53
+    for card in hand:
+        if not isinstance(card, Card):
+            raise TypeError(f"enumerate_melds expects cards, got {type(card).__name__}")
+        counts[card.index] += 1
+    return melds_from_counts(tuple(counts), rules)
+
+
+def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ...]:
+    """:func:`enumerate_melds` on a tuple of 53 card counts (indexed by :attr:`Card.index`)."""
+    return tuple(_enumerate(counts, rules))
+
+
+def _sub_multisets(wild_counts: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
+    """Every multiset of ``size`` wild card indices drawn from ``(index, count)`` pairs."""
+    out: list[tuple[int, ...]] = []
+    _multisets_into(out, wild_counts, 0, size, ())
+    return out
+
+
+def _multisets_into(
+    out: list[tuple[int, ...]],
+    wild_counts: list[tuple[int, int]],
+    start: int,
+    left: int,
+    acc: tuple[int, ...],
+) -> None:
+    # A module-level function, not a closure: a recursive closure is a reference cycle,
+    # garbage that only the garbage collector can free.
+    if left == 0:
+        out.append(acc)
+        return
+    for k in range(start, len(wild_counts)):
+        idx, cnt = wild_counts[k]
+        if acc.count(idx) < cnt:
+            _multisets_into(out, wild_counts, k, left - 1, (*acc, idx))
+
+
+def _enumerate(counts: tuple[int, ...], rules: RuleSet) -> list[Meld]:
+    out: list[Meld] = []
+    wild_idx = (1, 14, 27, 40, JOKER_INDEX) if rules.twos_wild else (JOKER_INDEX,)
+    wilds = [(i, counts[i]) for i in wild_idx if counts[i]]
+    n_wild = sum(c for _, c in wilds)
+    max_subs = rules.max_substitutes
+    sub_cap = n_wild if max_subs is None else min(max_subs, n_wild)
+    min_len = rules.min_meld
+    max_new = rules.max_new_meld
+    cache = _part_cache(rules)
+    if rules.groups:
+        _enumerate_groups(counts, rules, wilds, sub_cap, min_len, max_new, out, cache)
+    if sub_cap <= 1:
+        _enumerate_sequences_fast(counts, rules, wilds, sub_cap, min_len, max_new, out, cache)
+    else:
+        _enumerate_sequences(counts, rules, wilds, sub_cap, min_len, max_new, out)
+    return out
+
+
+def _enumerate_sequences_fast(
+    counts: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+    out: list[Meld],
+    cache: dict[tuple[object, ...], tuple[Meld, ...]] | None = None,
+) -> None:
+    """:func:`_enumerate_sequences` for at most one substitute, in the same order.
+
+    The melds of one suit depend only on that suit's cards and the substitutes in hand,
+    so they are cached under those: a draw changes one suit, the others come from the
+    cache.
+    """
+    if cache is None:
+        cache = _part_cache(rules)
+    wild_key = tuple(wilds)
+    for suit in range(4):
+        base = suit * 13
+        row = counts[base : base + 13]
+        if 13 - row.count(0) < 2:
+            continue
+        key = (suit, row, wild_key)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _sequences_of_suit(
+                suit, row, rules, wilds, sub_cap, min_len, max_new
+            )
+        out += found
+
+
+def _sequences_of_suit(
+    suit: int,
+    row: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+) -> tuple[Meld, ...]:
+    """The sequences of one suit (with at most one substitute), given that suit's counts."""
+    out: list[Meld] = []
+    twos_natural = rules.twos_wild and not rules.twos_always_wild
+    max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
+    lowest = 1 if rules.ace_low else 2
+    highest = 14 if rules.ace_high else 13
+    cards_by_index = _CARDS
+    seq = MeldKind.SEQUENCE
+    raw = Meld._raw
+    base = suit * 13
+    # Bit r set: the natural of rank r is in the hand (14: the ace again, high).
+    mask = 0
+    for r, n in enumerate(row, 1):
+        if n:
+            mask |= 1 << r
+    if rules.twos_wild and not twos_natural:
+        mask &= ~(1 << 2)
+    if mask & 2:
+        mask |= 1 << 14
+    if not rules.ace_low:
+        mask &= ~2
+    # Two naturals at most one rank apart (no substitute: three in a row) are needed.
+    if sub_cap:
+        if not (mask & (mask >> 1) or mask & (mask >> 2)):
+            return ()
+    elif not (mask & (mask >> 1) & (mask >> 2)):
+        return ()
+    have = [bool(mask >> r & 1) for r in range(16)]
+    own_two = base + 1
+    nat_cards = _NATURALS_BY_RANK[suit]
+    for low in range(lowest, highest - min_len + 2):
+        if not have[low] and (sub_cap == 0 or not have[low + 1]):
+            continue
+        missing = 0
+        nmiss = 0
+        top = min(highest, low + max_len - 1)
+        for high in range(low, top + 1):
+            if not have[high]:
+                nmiss += 1
+                if nmiss > sub_cap:
+                    break
+                missing = high
+            length = high - low + 1
+            if length < min_len:
+                continue
+            naturals = nat_cards[low : high + 1]
+            if nmiss == 0:
+                out.append(raw(seq, tuple(naturals), rules, suit, low, ()))
+                if not sub_cap:
+                    continue
+                places = range(low, high + 1)
+            else:
+                places = range(missing, missing + 1)
+            two_used = twos_natural and low <= 2 <= high
+            for place in places:
+                for idx, count in wilds:
+                    if idx == own_two and twos_natural:
+                        if place == 2:
+                            continue  # that two would be natural: the clean meld
+                        if two_used and place != 2 and count < 2:
+                            continue  # the only copy already stands at rank 2
+                    cards = list(naturals)
+                    cards[place - low] = cards_by_index[idx]
+                    out.append(raw(seq, tuple(cards), rules, suit, low, (place - low,)))
+    return tuple(out)
+
+
+#: For each suit, the natural card at each sequence rank 0..14 (14: the ace, high; 0 is a
+#: placeholder never used).
+_NATURALS_BY_RANK: Final = tuple(
+    tuple(_CARDS[suit * 13 + (0 if r == 14 else max(r, 1) - 1)] for r in range(15))
+    for suit in range(4)
+)
+
+_PART_CACHES: dict[RuleSet, dict[tuple[object, ...], tuple[Meld, ...]]] = {}
+
+
+def _part_cache(rules: RuleSet) -> dict[tuple[object, ...], tuple[Meld, ...]]:
+    """The cache of the melds of one suit or one rank, for ``rules``."""
+    cache = _PART_CACHES.get(rules)
+    if cache is None or len(cache) > 5_000:
+        cache = _PART_CACHES[rules] = {}
+    return cache
+
+
+def _enumerate_groups(
+    counts: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+    out: list[Meld],
+    cache: dict[tuple[object, ...], tuple[Meld, ...]],
+) -> None:
+    """Every group of the hand, rank by rank, each rank's cached under its cards."""
+    wild_key = tuple(wilds)
+    totals = list(
+        map(add, map(add, counts[0:13], counts[13:26]), map(add, counts[26:39], counts[39:52]))
+    )
+    need = max(2, min_len - sub_cap)
+    for c, total in enumerate(totals):
+        if total < need:
+            continue
+        rank = c + 1
+        if rank == 2 and rules.twos_wild:
+            continue  # B3.5
+        per_suit = (counts[c], counts[c + 13], counts[c + 26], counts[c + 39])
+        key = (rank, per_suit, wild_key)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _groups_of_rank(
+                rank, per_suit, rules, wilds, sub_cap, min_len, max_new
+            )
+        out += found
+
+
+def _groups_of_rank(
+    rank: int,
+    per_suit: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+) -> tuple[Meld, ...]:
+    """The groups of one rank, given that rank's counts by suit and the substitutes."""
+    out: list[Meld] = []
+    sub_choices = [_sub_multisets(wilds, s) for s in range(sub_cap + 1)]
+    natural_sets: list[tuple[int, ...]] = [()]
+    for s in range(4):
+        idx = s * 13 + rank - 1
+        natural_sets = [acc + (idx,) * k for acc in natural_sets for k in range(per_suit[s] + 1)]
+    for naturals in natural_sets:
+        nat = len(naturals)
+        if nat < 2:
+            continue
+        for s in range(min(sub_cap, nat) + 1):
+            size = nat + s
+            if size < min_len or (max_new is not None and size > max_new):
+                continue
+            for subs in sub_choices[s]:
+                cards = tuple(_CARDS[i] for i in naturals + subs)
+                out.append(
+                    Meld._raw(MeldKind.GROUP, cards, rules, rank, 0, tuple(range(nat, size)))
+                )
+    return tuple(out)
+
+
+def _enumerate_sequences(
+    counts: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+    out: list[Meld],
+) -> None:
+    twos_natural = rules.twos_wild and not rules.twos_always_wild
+    max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
+    lowest = 1 if rules.ace_low else 2
+    highest = 14 if rules.ace_high else 13
+    for suit in range(4):
+        base = suit * 13
+        # have[r] for r in 1..14: whether the natural for rank r is in the hand.
+        have = [False] * 15
+        for r in range(1, 15):
+            if r == 2 and rules.twos_wild and not twos_natural:
+                continue
+            have[r] = counts[base + (0 if r == 14 else r - 1)] > 0
+        for low in range(lowest, highest - min_len + 2):
+            missing: list[int] = []
+            for high in range(low, min(highest, low + max_len - 1) + 1):
+                if not have[high]:
+                    missing.append(high)
+                    if len(missing) > sub_cap:
+                        break
+                length = high - low + 1
+                if length < min_len:
+                    continue
+                _emit_sequences(counts, rules, wilds, sub_cap, suit, low, high, missing, out)
+
+
+def _emit_sequences(
+    counts: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+    suit: int,
+    low: int,
+    high: int,
+    missing: list[int],
+    out: list[Meld],
+) -> None:
+    length = high - low + 1
+    own_two = suit * 13 + 1
+    naturals = [_natural_index(suit, r) for r in range(low, high + 1)]
+    limit = min(sub_cap, length // 2)
+    if len(missing) > limit:
+        return
+    present = [r for r in range(low, high + 1) if r not in missing]
+    # Choose the substituted places: every missing rank, plus optionally present ones.
+    extra_max = limit - len(missing)
+    chosen_sets: list[tuple[int, ...]] = [tuple(missing)]
+    if extra_max:
+        chosen_sets = []
+        _combos(present, extra_max, (), 0, tuple(missing), chosen_sets)
+    for places in chosen_sets:
+        k = len(places)
+        if k == 0:
+            cards = tuple(_CARDS[i] for i in naturals)
+            out.append(Meld._raw(MeldKind.SEQUENCE, cards, rules, suit, low, ()))
+            continue
+        # Natural cards used: a natural two of the suit also uses a copy of that two.
+        used = [0] * 53
+        for r in range(low, high + 1):
+            if r not in places:
+                used[naturals[r - low]] += 1
+        ordered_places = tuple(sorted(places))
+        for subs in _sub_assignments(wilds, used, k):
+            if any(
+                subs[j] == own_two and ordered_places[j] == 2 and not rules.twos_always_wild
+                for j in range(k)
+            ):
+                continue  # that two would be natural, the same meld as the natural one
+            idx = list(naturals)
+            for j, place in enumerate(ordered_places):
+                idx[place - low] = subs[j]
+            cards = tuple(_CARDS[i] for i in idx)
+            positions = tuple(p - low for p in ordered_places)
+            out.append(Meld._raw(MeldKind.SEQUENCE, cards, rules, suit, low, positions))
+
+
+def _combos(
+    pool: list[int],
+    extra_max: int,
+    acc: tuple[int, ...],
+    start: int,
+    base: tuple[int, ...],
+    out: list[tuple[int, ...]],
+) -> None:
+    out.append(base + acc)
+    if len(acc) == extra_max:
+        return
+    for i in range(start, len(pool)):
+        _combos(pool, extra_max, (*acc, pool[i]), i + 1, base, out)
+
+
+def _sub_assignments(
+    wilds: list[tuple[int, int]], used: list[int], k: int
+) -> list[tuple[int, ...]]:
+    """Ordered choices of ``k`` wild cards (one per place) the hand can still supply."""
+    out: list[tuple[int, ...]] = []
+    _assignments_into(out, {i: c - used[i] for i, c in wilds}, k, ())
+    return out
+
+
+def _assignments_into(
+    out: list[tuple[int, ...]], avail: dict[int, int], k: int, acc: tuple[int, ...]
+) -> None:
+    if len(acc) == k:
+        out.append(acc)
+        return
+    for idx in avail:
+        if avail[idx] > 0:
+            avail[idx] -= 1
+            _assignments_into(out, avail, k, (*acc, idx))
+            avail[idx] += 1
