@@ -64,7 +64,6 @@ def _minus(counts: tuple[int, ...], cards: Iterable[Card]) -> tuple[int, ...]:
 # packet it would receive (None once received, or with none left), and the card B4.2
 # bars from the discard.
 Key = tuple[tuple[int, ...], tuple[Meld, ...], bool, "tuple[Card, ...] | None", "Card | None"]
-_Option = tuple["Meld | None", int, "Card | None", Meld, bool, tuple[Card, ...], tuple[Meld, ...]]
 
 
 #: How many look-ahead answers the engine keeps. Small on purpose: a large cache makes
@@ -104,34 +103,14 @@ class Engine:
         return packet is not None and (not self.reserve_needs_biriba or has_biriba(melds))
 
     # ------------------------------------------------------------ melding options
-    def options(self, key: Key) -> Iterator[_Option]:
-        """Every meld and addition of the cards in hand, before any check of what follows.
-
-        Each option is ``(meld laid or None, meld index, card added, resulting meld,
-        whether the addition has a choice, cards leaving the hand, the team's melds after)``.
-        """
+    def options(self, key: Key) -> Iterator[tuple[tuple[Card, ...], tuple[Meld, ...]]]:
+        """Every meld and addition of the cards in hand, before any check of what follows,
+        as ``(cards leaving the hand, the team's melds after)``."""
         counts, melds, _, _, _ = key
         for meld in melds_from_counts(counts, self.rules):
-            yield (meld, -1, None, meld, False, meld.cards, (*melds, meld))
-        for i, meld in enumerate(melds):
-            for idx in meld.candidate_indices():
-                if not counts[idx]:
-                    continue
-                card = CARDS[idx]
-                results = meld.extensions(card)
-                if not results:
-                    continue
-                choice = len(results) > 1
-                for result in results:
-                    yield (
-                        None,
-                        i,
-                        card,
-                        result,
-                        choice,
-                        (card,),
-                        (*melds[:i], result, *melds[i + 1 :]),
-                    )
+            yield meld.cards, (*melds, meld)
+        for i, card, result, _ in _additions(counts, melds):
+            yield (card,), (*melds[:i], result, *melds[i + 1 :])
 
     def after_ok(
         self, key: Key, size: int, removed: tuple[Card, ...], new_melds: tuple[Meld, ...]
@@ -168,7 +147,7 @@ class Engine:
             if len(self.finish_cache) > _CACHE_LIMIT:
                 self.finish_cache.clear()
             found = any(
-                self.after_ok(key, size, option[5], option[6]) for option in self.options(key)
+                self.after_ok(key, size, removed, after) for removed, after in self.options(key)
             )
             self.finish_cache[key] = found
         return found
@@ -230,18 +209,9 @@ class Engine:
                 key, size, meld.cards, (*melds, meld)
             ):
                 moves.append(_lay(meld))
-        for i, meld in enumerate(melds):
-            for idx in meld.candidate_indices():
-                if not counts[idx]:
-                    continue
-                card = CARDS[idx]
-                results = meld.extensions(card)
-                if not results:
-                    continue
-                choice = len(results) > 1
-                for result in results:
-                    if easy or after_ok(key, size, (card,), (*melds[:i], result, *melds[i + 1 :])):
-                        moves.append(_add(i, card, result if choice else None))
+        for i, card, result, choice in _additions(counts, melds):
+            if easy or after_ok(key, size, (card,), (*melds[:i], result, *melds[i + 1 :])):
+                moves.append(_add(i, card, result if choice else None))
         if size == 1:
             last_ok = self.last_card_discard_ok(melds, received, packet)
         else:
@@ -254,6 +224,22 @@ class Engine:
                 barred = DISCARDS[pile_card.index]
                 moves += [d for d in discards if d is not barred]
         return MoveList(tuple(moves))
+
+
+def _additions(
+    counts: tuple[int, ...], melds: tuple[Meld, ...]
+) -> Iterator[tuple[int, Card, Meld, bool]]:
+    """Every addition of a card in hand to one of the melds (B3.8 to B3.12), before any
+    check of what follows: ``(meld index, card, resulting meld, whether the card has a
+    choice of places)``."""
+    for i, meld in enumerate(melds):
+        for idx in meld.candidate_indices():
+            if counts[idx]:
+                card = CARDS[idx]
+                results = meld.extensions(card)
+                choice = len(results) > 1
+                for result in results:
+                    yield i, card, result, choice
 
 
 class MoveList:
