@@ -200,10 +200,6 @@ class RuleSet:
         """The team of ``seat``: ``seat % teams`` (B1.1)."""
         return seat % self.teams
 
-    def value_of_rank(self, rank: int) -> int:
-        """The value of a natural card of ``rank`` (1 = ace .. 13 = king) (B8.1)."""
-        return self.card_values[rank]
-
     def evolve(self, **changes: object) -> RuleSet:
         """A copy with some fields changed: ``BIRIBA.evolve(name="mine", groups=False)``."""
         return attrs.evolve(self, **changes)  # type: ignore[arg-type]
