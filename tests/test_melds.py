@@ -374,18 +374,18 @@ def test_biriba_rules_are_default() -> None:
 
 @given(hands(max_size=30))
 def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...]) -> None:
-    from biriba.enumeration import _enumerate_sequences, _enumerate_sequences_fast
+    from biriba.enumeration import Part, _enumerate_sequences, _enumerate_sequences_fast
 
     counts = [0] * 53
     for card in hand:
         counts[card.index] += 1
     wilds = sorted((i, counts[i]) for i in (1, 14, 27, 40, 52) if counts[i])
     sub_cap = min(1, sum(c for _, c in wilds))
-    fast: list[Meld] = []
+    parts: list[Part] = []
     general: list[Meld] = []
-    _enumerate_sequences_fast(tuple(counts), BIRIBA, wilds, sub_cap, 3, None, fast)
+    _enumerate_sequences_fast(tuple(counts), BIRIBA, wilds, sub_cap, 3, None, parts)
     _enumerate_sequences(tuple(counts), BIRIBA, wilds, sub_cap, 3, None, general)
-    assert fast == general
+    assert [meld for part in parts for meld in part.melds] == general
 
 
 def reference_extensions(meld: Meld, card: Card) -> set[Meld]:

@@ -13,7 +13,7 @@ from itertools import compress
 from typing import Final
 
 from biriba.cards import Card
-from biriba.enumeration import melds_from_counts
+from biriba.enumeration import meld_parts, melds_from_counts
 from biriba.melds import Meld
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import PileRestriction, RuleSet
@@ -204,11 +204,19 @@ class Engine:
         # end (B4.5): the look-ahead and the melds after the move are needed only
         # otherwise.
         easy = size - 1 >= self.keep2 and pile_card is None
-        for meld in melds_from_counts(counts, self.rules):
-            if (easy and size - len(meld.cards) >= self.keep2) or after_ok(
-                key, size, meld.cards, (*melds, meld)
-            ):
-                moves.append(_lay(meld))
+        # The longest meld that leaves enough cards for the turn to end without a look-ahead.
+        spare = size - self.keep2 if easy else -1
+        for part in meld_parts(counts, self.rules):
+            lays = part.moves
+            if lays is None:
+                lays = part.moves = tuple(map(_lay, part.melds))
+            if part.longest <= spare:
+                moves += lays
+                continue
+            for lay in lays:
+                meld = lay.meld
+                if len(meld.cards) <= spare or after_ok(key, size, meld.cards, (*melds, meld)):
+                    moves.append(lay)
         for i, card, result, choice in _additions(counts, melds):
             if easy or after_ok(key, size, (card,), (*melds[:i], result, *melds[i + 1 :])):
                 moves.append(_add(i, card, result if choice else None))

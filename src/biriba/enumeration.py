@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from operator import add
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from biriba.cards import JOKER_INDEX, Card
 from biriba.melds import _CARDS, Meld, MeldKind, _natural_index
 from biriba.rules import BIRIBA, RuleSet
+
+if TYPE_CHECKING:
+    from biriba.moves import LayMeld
 
 __all__ = ["enumerate_melds", "melds_from_counts"]
 
@@ -39,7 +42,53 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
 
 def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ...]:
     """:func:`enumerate_melds` on a tuple of 53 card counts (indexed by :attr:`Card.index`)."""
-    return tuple(_enumerate(counts, rules))
+    out: list[Meld] = []
+    for part in meld_parts(counts, rules):
+        out += part.melds
+    return tuple(out)
+
+
+class Part:
+    """The melds of one suit or one rank as the cache keeps them (never empty).
+
+    ``longest`` is the number of cards of the longest of them; ``moves`` is a slot the move
+    generator fills, once, with one move per meld, so that a cached part also spares the
+    making of its moves.
+    """
+
+    __slots__ = ("longest", "melds", "moves")
+
+    def __init__(self, melds: tuple[Meld, ...]) -> None:
+        self.melds = melds
+        self.longest = max([len(meld.cards) for meld in melds]) if melds else 0
+        self.moves: tuple[LayMeld, ...] | None = None
+
+
+#: The cached part of a suit or rank that has no meld (never handed out).
+_NO_MELDS: Final = Part(())
+
+
+def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
+    """The melds of a hand of card counts, a :class:`Part` per suit and per rank."""
+    out: list[Part] = []
+    wild_idx = (1, 14, 27, 40, JOKER_INDEX) if rules.twos_wild else (JOKER_INDEX,)
+    wilds = [(i, counts[i]) for i in wild_idx if counts[i]]
+    n_wild = sum(c for _, c in wilds)
+    max_subs = rules.max_substitutes
+    sub_cap = n_wild if max_subs is None else min(max_subs, n_wild)
+    min_len = rules.min_meld
+    max_new = rules.max_new_meld
+    cache = _part_cache(rules)
+    if rules.groups:
+        _enumerate_groups(counts, rules, wilds, sub_cap, min_len, max_new, out, cache)
+    if sub_cap <= 1:
+        _enumerate_sequences_fast(counts, rules, wilds, sub_cap, min_len, max_new, out, cache)
+    else:
+        melds: list[Meld] = []
+        _enumerate_sequences(counts, rules, wilds, sub_cap, min_len, max_new, melds)
+        if melds:
+            out.append(Part(tuple(melds)))
+    return out
 
 
 def _sub_multisets(wild_counts: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
@@ -67,25 +116,6 @@ def _multisets_into(
             _multisets_into(out, wild_counts, k, left - 1, (*acc, idx))
 
 
-def _enumerate(counts: tuple[int, ...], rules: RuleSet) -> list[Meld]:
-    out: list[Meld] = []
-    wild_idx = (1, 14, 27, 40, JOKER_INDEX) if rules.twos_wild else (JOKER_INDEX,)
-    wilds = [(i, counts[i]) for i in wild_idx if counts[i]]
-    n_wild = sum(c for _, c in wilds)
-    max_subs = rules.max_substitutes
-    sub_cap = n_wild if max_subs is None else min(max_subs, n_wild)
-    min_len = rules.min_meld
-    max_new = rules.max_new_meld
-    cache = _part_cache(rules)
-    if rules.groups:
-        _enumerate_groups(counts, rules, wilds, sub_cap, min_len, max_new, out, cache)
-    if sub_cap <= 1:
-        _enumerate_sequences_fast(counts, rules, wilds, sub_cap, min_len, max_new, out, cache)
-    else:
-        _enumerate_sequences(counts, rules, wilds, sub_cap, min_len, max_new, out)
-    return out
-
-
 def _enumerate_sequences_fast(
     counts: tuple[int, ...],
     rules: RuleSet,
@@ -93,8 +123,8 @@ def _enumerate_sequences_fast(
     sub_cap: int,
     min_len: int,
     max_new: int | None,
-    out: list[Meld],
-    cache: dict[tuple[object, ...], tuple[Meld, ...]] | None = None,
+    out: list[Part],
+    cache: dict[tuple[object, ...], Part] | None = None,
 ) -> None:
     """:func:`_enumerate_sequences` for at most one substitute, in the same order.
 
@@ -113,10 +143,10 @@ def _enumerate_sequences_fast(
         key = (suit, row, wild_key)
         found = cache.get(key)
         if found is None:
-            found = cache[key] = _sequences_of_suit(
-                suit, row, rules, wilds, sub_cap, min_len, max_new
-            )
-        out += found
+            melds = _sequences_of_suit(suit, row, rules, wilds, sub_cap, min_len, max_new)
+            found = cache[key] = Part(melds) if melds else _NO_MELDS
+        if found is not _NO_MELDS:
+            out.append(found)
 
 
 def _sequences_of_suit(
@@ -138,24 +168,23 @@ def _sequences_of_suit(
     seq = MeldKind.SEQUENCE
     raw = Meld._raw
     base = suit * 13
-    # Bit r set: the natural of rank r is in the hand (14: the ace again, high).
-    mask = 0
-    for r, n in enumerate(row, 1):
-        if n:
-            mask |= 1 << r
+    # have[r] for r in 0..15: whether the natural of rank r is in the hand (14: the ace
+    # again, high), as bytes; mask has bit 8 * r set for each, so that the test of whether
+    # the suit has a sequence at all is a few operations on integers.
+    present = bytes(row).translate(_PRESENT)
     if rules.twos_wild and not twos_natural:
-        mask &= ~(1 << 2)
-    if mask & 2:
-        mask |= 1 << 14
-    if not rules.ace_low:
-        mask &= ~2
+        present = present[:1] + b"\0" + present[2:]
+    if rules.ace_low:
+        have = b"\0" + present + present[:1] + b"\0"
+    else:
+        have = b"\0\0" + present[1:] + present[:1] + b"\0"
+    mask = int.from_bytes(have, "little")
     # Two naturals at most one rank apart (no substitute: three in a row) are needed.
     if sub_cap:
-        if not (mask & (mask >> 1) or mask & (mask >> 2)):
+        if not (mask & (mask >> 8) or mask & (mask >> 16)):
             return ()
-    elif not (mask & (mask >> 1) & (mask >> 2)):
+    elif not (mask & (mask >> 8) & (mask >> 16)):
         return ()
-    have = [bool(mask >> r & 1) for r in range(16)]
     own_two = base + 1
     nat_cards = _NATURALS_BY_RANK[suit]
     for low in range(lowest, highest - min_len + 2):
@@ -202,10 +231,15 @@ _NATURALS_BY_RANK: Final = tuple(
     for suit in range(4)
 )
 
-_PART_CACHES: dict[RuleSet, dict[tuple[object, ...], tuple[Meld, ...]]] = {}
+#: Maps a count to 1 if the card is present, else 0 (for ``bytes.translate``).
+_PRESENT: Final = bytes(int(n > 0) for n in range(256))
+#: For each least number of cards, maps a count to 1 if it is that many or more.
+_AT_LEAST: dict[int, bytes] = {}
+
+_PART_CACHES: dict[RuleSet, dict[tuple[object, ...], Part]] = {}
 
 
-def _part_cache(rules: RuleSet) -> dict[tuple[object, ...], tuple[Meld, ...]]:
+def _part_cache(rules: RuleSet) -> dict[tuple[object, ...], Part]:
     """The cache of the melds of one suit or one rank, for ``rules``."""
     cache = _PART_CACHES.get(rules)
     if cache is None or len(cache) > 5_000:
@@ -220,29 +254,33 @@ def _enumerate_groups(
     sub_cap: int,
     min_len: int,
     max_new: int | None,
-    out: list[Meld],
-    cache: dict[tuple[object, ...], tuple[Meld, ...]],
+    out: list[Part],
+    cache: dict[tuple[object, ...], Part],
 ) -> None:
     """Every group of the hand, rank by rank, each rank's cached under its cards."""
     wild_key = tuple(wilds)
-    totals = list(
+    totals = bytes(
         map(add, map(add, counts[0:13], counts[13:26]), map(add, counts[26:39], counts[39:52]))
     )
     need = max(2, min_len - sub_cap)
-    for c, total in enumerate(totals):
-        if total < need:
-            continue
-        rank = c + 1
-        if rank == 2 and rules.twos_wild:
-            continue  # B3.5
-        per_suit = (counts[c], counts[c + 13], counts[c + 26], counts[c + 39])
-        key = (rank, per_suit, wild_key)
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = _groups_of_rank(
-                rank, per_suit, rules, wilds, sub_cap, min_len, max_new
-            )
-        out += found
+    table = _AT_LEAST.get(need)
+    if table is None:
+        table = _AT_LEAST[need] = bytes(int(n >= need) for n in range(256))
+    # The ranks with enough cards, found by bytes.find: most ranks have too few.
+    enough = totals.translate(table)
+    skip_twos = rules.twos_wild  # B3.5
+    c = enough.find(1)
+    while c != -1:
+        if c != 1 or not skip_twos:
+            per_suit = counts[c:52:13]
+            key = (c + 1, per_suit, wild_key)
+            found = cache.get(key)
+            if found is None:
+                melds = _groups_of_rank(c + 1, per_suit, rules, wilds, sub_cap, min_len, max_new)
+                found = cache[key] = Part(melds) if melds else _NO_MELDS
+            if found is not _NO_MELDS:
+                out.append(found)
+        c = enough.find(1, c + 1)
 
 
 def _groups_of_rank(
