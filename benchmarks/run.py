@@ -39,7 +39,7 @@ def clear_caches() -> None:
 
     for engine in engines.ENGINES.values():
         engine.finish_cache.clear()
-    enumeration._PART_CACHES.clear()
+    enumeration._PLANS.clear()
 
 
 def random_deals(count: int) -> tuple[float, float]:

@@ -6,6 +6,7 @@ import contextlib
 import itertools
 from collections import Counter
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -191,6 +192,9 @@ def test_B3_10_no_second_substitute_even_to_make_a_two_natural() -> None:
     assert outcomes("2H 4H 5H", "JK") == set()
     assert outcomes("3H 4H 5H", "JK") == {"JK 3H 4H 5H", "3H 4H 5H JK"}
     assert outcomes("7H 7S JK", "2D") == set()
+    # A substitute added in another's place, that one moving to rank 2 as a natural two,
+    # would also be a second substitute for a moment.
+    assert outcomes("3D 2D 5D", "2C") == set()
 
 
 # ---------------------------------------------------------------- B3.11
@@ -374,24 +378,25 @@ def test_biriba_rules_are_default() -> None:
 
 @given(hands(max_size=30))
 def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...]) -> None:
-    from biriba.enumeration import Part, _enumerate_sequences, _enumerate_sequences_fast
+    from biriba.enumeration import _enumerate_sequences, melds_from_counts
 
     counts = [0] * 53
     for card in hand:
         counts[card.index] += 1
     wilds = sorted((i, counts[i]) for i in (1, 14, 27, 40, 52) if counts[i])
     sub_cap = min(1, sum(c for _, c in wilds))
-    parts: list[Part] = []
     general: list[Meld] = []
-    _enumerate_sequences_fast(tuple(counts), BIRIBA, wilds, sub_cap, 3, None, parts)
     _enumerate_sequences(tuple(counts), BIRIBA, wilds, sub_cap, 3, None, general)
-    assert [meld for part in parts for meld in part.melds] == general
+    # Without groups, melds_from_counts lists exactly the sequences, by the fast path.
+    sequences_only = attrs.evolve(BIRIBA, groups=False)
+    fast = melds_from_counts(tuple(counts), sequences_only)
+    assert [str(m) for m in fast] == [str(m) for m in general]
 
 
 def reference_extensions(meld: Meld, card: Card) -> set[Meld]:
-    """B3.8 to B3.12 by brute force: every way of inserting the card, and of putting it in
-    a substitute's place with that substitute at either end, that validates and keeps
-    every other card's rank (so nothing moves but what B3.9 moves)."""
+    """B3.8 to B3.12 by brute force: every way of inserting the card, and of putting the
+    natural of a substitute's rank in its place with that substitute at either end, that
+    validates and keeps every other card's rank (so nothing moves but what B3.9 moves)."""
     cards = list(meld.cards)
     found: set[Meld] = set()
     if meld.kind is MeldKind.GROUP:
@@ -403,6 +408,11 @@ def reference_extensions(meld: Meld, card: Card) -> set[Meld]:
     # their ranks, so it is one below the old low when the arrangement grows at the front.
     arrangements = [([card, *cards], meld.low - 1), ([*cards, card], meld.low)]
     for pos in meld.substitute_positions:
+        # B3.9 moves a substitute only for the natural card of the rank it stands for;
+        # a substitute put in its place would be a second one for a moment (B3.10).
+        stands_for = meld.low + pos
+        if card.suit is not meld.suit or card.rank != (1 if stands_for == 14 else stands_for):
+            continue
         rest = [*cards[:pos], card, *cards[pos + 1 :]]
         arrangements += [([cards[pos], *rest], meld.low - 1), ([*rest, cards[pos]], meld.low)]
     for arrangement, expected_low in arrangements:

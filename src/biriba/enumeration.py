@@ -9,8 +9,8 @@ Z3.4), and a test checks that both agree.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from operator import add
+from collections.abc import Callable, Iterable
+from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 from biriba.cards import JOKER_INDEX, Card
@@ -69,26 +69,132 @@ _NO_MELDS: Final = Part(())
 
 
 def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
-    """The melds of a hand of card counts, a :class:`Part` per suit and per rank."""
-    out: list[Part] = []
-    wild_idx = (1, 14, 27, 40, JOKER_INDEX) if rules.twos_wild else (JOKER_INDEX,)
-    wilds = [(i, counts[i]) for i in wild_idx if counts[i]]
-    n_wild = sum(c for _, c in wilds)
+    """The melds of a hand of card counts, a :class:`Part` per suit and per rank.
+
+    Groups come first, rank by rank, then sequences, suit by suit. A rank's groups are
+    cached under its counts by suit and the substitutes in hand; a suit's sequences (with
+    at most one substitute, B3.3) under which of its ranks the hand holds and the
+    substitutes. Variants allowing more substitutes list their sequences uncached.
+    """
+    plan = _PLANS.get(rules)
+    if plan is None:
+        plan = _PLANS[rules] = _Plan(rules)
+    wild_key = plan.wild_counts(counts)
+    n_wild = sum(wild_key)
     max_subs = rules.max_substitutes
-    sub_cap = n_wild if max_subs is None else min(max_subs, n_wild)
-    min_len = rules.min_meld
-    max_new = rules.max_new_meld
-    cache = _part_cache(rules)
+    sub_cap = n_wild if max_subs is None or max_subs > n_wild else max_subs
+    cache = plan.cache
+    out: list[Part] = []
+    raw = bytes(counts)
+    found: Part | None
     if rules.groups:
-        _enumerate_groups(counts, rules, wilds, sub_cap, min_len, max_new, out, cache)
+        # Cards of each rank, one byte a rank: the four suits' bytes added as integers
+        # (no byte exceeds eight, so nothing carries from one rank into the next).
+        n = int.from_bytes(raw, "little")
+        totals = ((n + (n >> 104) + (n >> 208) + (n >> 312)) & _THIRTEEN_BYTES).to_bytes(
+            13, "little"
+        )
+        # The ranks with enough cards for a group, found by bytes.find: most have too few.
+        enough = totals.translate(plan.at_least[sub_cap])
+        c = enough.find(1)
+        while c != -1:
+            if c != 1 or not rules.twos_wild:  # B3.5: no group of twos
+                per_suit = counts[c:52:13]
+                key: tuple[object, ...] = (c + 1, per_suit, wild_key)
+                found = cache.get(key)
+                if found is None:
+                    melds = _groups_of_rank(
+                        c + 1,
+                        per_suit,
+                        rules,
+                        plan.pairs(wild_key),
+                        sub_cap,
+                        rules.min_meld,
+                        rules.max_new_meld,
+                    )
+                    found = _store(cache, key, melds)
+                if found is not _NO_MELDS:
+                    out.append(found)
+            c = enough.find(1, c + 1)
     if sub_cap <= 1:
-        _enumerate_sequences_fast(counts, rules, wilds, sub_cap, min_len, max_new, out, cache)
+        # A suit's sequences depend on which of its ranks the hand holds, not on how many
+        # copies: the key is the suit's row of presence bytes.
+        present = raw.translate(_PRESENT)
+        for base in (0, 13, 26, 39):
+            if present.count(1, base, base + 13) < 2:
+                continue
+            row = present[base : base + 13]
+            key = (base, row, wild_key)
+            found = cache.get(key)
+            if found is None:
+                melds = _sequences_of_suit(
+                    base // 13,
+                    row,
+                    rules,
+                    plan.pairs(wild_key),
+                    sub_cap,
+                    rules.min_meld,
+                    rules.max_new_meld,
+                )
+                found = _store(cache, key, melds)
+            if found is not _NO_MELDS:
+                out.append(found)
     else:
-        melds: list[Meld] = []
-        _enumerate_sequences(counts, rules, wilds, sub_cap, min_len, max_new, melds)
-        if melds:
-            out.append(Part(tuple(melds)))
+        general: list[Meld] = []
+        _enumerate_sequences(
+            counts,
+            rules,
+            plan.pairs(wild_key),
+            sub_cap,
+            rules.min_meld,
+            rules.max_new_meld,
+            general,
+        )
+        if general:
+            out.append(Part(tuple(general)))
     return out
+
+
+def _store(
+    cache: dict[tuple[object, ...], Part], key: tuple[object, ...], melds: tuple[Meld, ...]
+) -> Part:
+    """Cache the part made of ``melds`` under ``key``, emptying a full cache first."""
+    if len(cache) >= _PART_CACHE_LIMIT:
+        cache.clear()
+    found = cache[key] = Part(melds) if melds else _NO_MELDS
+    return found
+
+
+class _Plan:
+    """What :func:`meld_parts` reads of a rule set, worked out once, and its cache."""
+
+    __slots__ = ("at_least", "cache", "wild_counts", "wild_idx")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.wild_idx = (1, 14, 27, 40, JOKER_INDEX) if rules.twos_wild else (JOKER_INDEX,)
+        #: The counts of the substitutes in a hand, as a tuple.
+        self.wild_counts: Callable[[tuple[int, ...]], tuple[int, ...]] = (
+            itemgetter(*self.wild_idx, *self.wild_idx)
+            if len(self.wild_idx) == 1
+            else itemgetter(*self.wild_idx)
+        )
+        #: For each number of substitutes usable, maps a rank's count to 1 if a group of
+        #: that rank may be possible, else 0.
+        most = rules.jokers + (4 * rules.decks if rules.twos_wild else 0)
+        self.at_least = tuple(
+            bytes(int(n >= max(2, rules.min_meld - subs)) for n in range(256))
+            for subs in range(most + 1)
+        )
+        self.cache: dict[tuple[object, ...], Part] = {}
+
+    def pairs(self, wild_key: tuple[int, ...]) -> list[tuple[int, int]]:
+        """The substitutes in hand as ``(index, count)`` pairs, from :attr:`wild_counts`."""
+        return [(i, c) for i, c in zip(self.wild_idx, wild_key, strict=False) if c]
+
+
+_PLANS: dict[RuleSet, _Plan] = {}
+#: The low thirteen bytes of an integer.
+_THIRTEEN_BYTES: Final = (1 << 104) - 1
 
 
 def _sub_multisets(wild_counts: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
@@ -116,49 +222,17 @@ def _multisets_into(
             _multisets_into(out, wild_counts, k, left - 1, (*acc, idx))
 
 
-def _enumerate_sequences_fast(
-    counts: tuple[int, ...],
-    rules: RuleSet,
-    wilds: list[tuple[int, int]],
-    sub_cap: int,
-    min_len: int,
-    max_new: int | None,
-    out: list[Part],
-    cache: dict[tuple[object, ...], Part] | None = None,
-) -> None:
-    """:func:`_enumerate_sequences` for at most one substitute, in the same order.
-
-    The melds of one suit depend only on that suit's cards and the substitutes in hand,
-    so they are cached under those: a draw changes one suit, the others come from the
-    cache.
-    """
-    if cache is None:
-        cache = _part_cache(rules)
-    wild_key = tuple(wilds)
-    for suit in range(4):
-        base = suit * 13
-        row = counts[base : base + 13]
-        if 13 - row.count(0) < 2:
-            continue
-        key = (suit, row, wild_key)
-        found = cache.get(key)
-        if found is None:
-            melds = _sequences_of_suit(suit, row, rules, wilds, sub_cap, min_len, max_new)
-            found = cache[key] = Part(melds) if melds else _NO_MELDS
-        if found is not _NO_MELDS:
-            out.append(found)
-
-
 def _sequences_of_suit(
     suit: int,
-    row: tuple[int, ...],
+    present: bytes,
     rules: RuleSet,
     wilds: list[tuple[int, int]],
     sub_cap: int,
     min_len: int,
     max_new: int | None,
 ) -> tuple[Meld, ...]:
-    """The sequences of one suit (with at most one substitute), given that suit's counts."""
+    """The sequences of one suit (with at most one substitute), given which of that suit's
+    ranks the hand holds (``present[r - 1]`` is 1 for rank ``r``, else 0)."""
     out: list[Meld] = []
     twos_natural = rules.twos_wild and not rules.twos_always_wild
     max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
@@ -171,7 +245,6 @@ def _sequences_of_suit(
     # have[r] for r in 0..15: whether the natural of rank r is in the hand (14: the ace
     # again, high), as bytes; mask has bit 8 * r set for each, so that the test of whether
     # the suit has a sequence at all is a few operations on integers.
-    present = bytes(row).translate(_PRESENT)
     if rules.twos_wild and not twos_natural:
         present = present[:1] + b"\0" + present[2:]
     if rules.ace_low:
@@ -233,54 +306,8 @@ _NATURALS_BY_RANK: Final = tuple(
 
 #: Maps a count to 1 if the card is present, else 0 (for ``bytes.translate``).
 _PRESENT: Final = bytes(int(n > 0) for n in range(256))
-#: For each least number of cards, maps a count to 1 if it is that many or more.
-_AT_LEAST: dict[int, bytes] = {}
-
-_PART_CACHES: dict[RuleSet, dict[tuple[object, ...], Part]] = {}
-
-
-def _part_cache(rules: RuleSet) -> dict[tuple[object, ...], Part]:
-    """The cache of the melds of one suit or one rank, for ``rules``."""
-    cache = _PART_CACHES.get(rules)
-    if cache is None or len(cache) > 5_000:
-        cache = _PART_CACHES[rules] = {}
-    return cache
-
-
-def _enumerate_groups(
-    counts: tuple[int, ...],
-    rules: RuleSet,
-    wilds: list[tuple[int, int]],
-    sub_cap: int,
-    min_len: int,
-    max_new: int | None,
-    out: list[Part],
-    cache: dict[tuple[object, ...], Part],
-) -> None:
-    """Every group of the hand, rank by rank, each rank's cached under its cards."""
-    wild_key = tuple(wilds)
-    totals = bytes(
-        map(add, map(add, counts[0:13], counts[13:26]), map(add, counts[26:39], counts[39:52]))
-    )
-    need = max(2, min_len - sub_cap)
-    table = _AT_LEAST.get(need)
-    if table is None:
-        table = _AT_LEAST[need] = bytes(int(n >= need) for n in range(256))
-    # The ranks with enough cards, found by bytes.find: most ranks have too few.
-    enough = totals.translate(table)
-    skip_twos = rules.twos_wild  # B3.5
-    c = enough.find(1)
-    while c != -1:
-        if c != 1 or not skip_twos:
-            per_suit = counts[c:52:13]
-            key = (c + 1, per_suit, wild_key)
-            found = cache.get(key)
-            if found is None:
-                melds = _groups_of_rank(c + 1, per_suit, rules, wilds, sub_cap, min_len, max_new)
-                found = cache[key] = Part(melds) if melds else _NO_MELDS
-            if found is not _NO_MELDS:
-                out.append(found)
-        c = enough.find(1, c + 1)
+#: How many parts a rule set's cache holds before it is emptied and starts again.
+_PART_CACHE_LIMIT = 20_000
 
 
 def _groups_of_rank(
