@@ -200,12 +200,12 @@ class Engine:
         counts, melds, received, packet, pile_card = key
         moves: list[Move] = []
         after_ok = self.after_ok
-        # With the barred card out of the way and two cards left, the turn can always
-        # end (B4.5): the look-ahead and the melds after the move are needed only
-        # otherwise.
-        easy = size - 1 >= self.keep2 and pile_card is None
-        # The longest meld that leaves enough cards for the turn to end without a look-ahead.
-        spare = size - self.keep2 if easy else -1
+        # Cards may leave the hand without a look-ahead while at least two stay, one of
+        # them not the card B4.2 bars from the discard: the turn can then always end
+        # (B4.5). ``spare`` is how many may leave so; only longer melds need after_ok.
+        barred = counts[pile_card.index] if pile_card is not None else 0
+        keep2 = self.keep2
+        spare = size - (keep2 if keep2 > barred else barred + 1)
         for part in meld_parts(counts, self.rules):
             lays = part.moves
             if lays is None:
@@ -217,9 +217,22 @@ class Engine:
                 meld = lay.meld
                 if len(meld.cards) <= spare or after_ok(key, size, meld.cards, (*melds, meld)):
                     moves.append(lay)
-        for i, card, result, choice in _additions(counts, melds):
-            if easy or after_ok(key, size, (card,), (*melds[:i], result, *melds[i + 1 :])):
-                moves.append(_add(i, card, result if choice else None))
+        for i, meld in enumerate(melds):
+            for idx in meld.candidate_indices():
+                if counts[idx]:
+                    card = CARDS[idx]
+                    results = meld.extensions(card)
+                    if len(results) == 1:
+                        if spare > 0 or after_ok(
+                            key, size, (card,), (*melds[:i], results[0], *melds[i + 1 :])
+                        ):
+                            moves.append(_add(i, card, None))
+                        continue
+                    for result in results:
+                        if spare > 0 or after_ok(
+                            key, size, (card,), (*melds[:i], result, *melds[i + 1 :])
+                        ):
+                            moves.append(_add(i, card, result))
         if size == 1:
             last_ok = self.last_card_discard_ok(melds, received, packet)
         else:
@@ -229,8 +242,8 @@ class Engine:
             if pile_card is None:
                 moves += discards
             else:
-                barred = DISCARDS[pile_card.index]
-                moves += [d for d in discards if d is not barred]
+                barred_discard = DISCARDS[pile_card.index]
+                moves += [d for d in discards if d is not barred_discard]
         return MoveList(tuple(moves))
 
 
@@ -271,18 +284,26 @@ class MoveList:
 
 def _lay(meld: Meld) -> LayMeld:
     """``LayMeld(meld)`` for a meld known to be valid, without the checks."""
-    move = object.__new__(LayMeld)
-    object.__setattr__(move, "meld", meld)
+    move = _new(LayMeld)
+    _set_lay_meld(move, meld)
     return move
 
 
 def _add(index: int, card: Card, result: Meld | None) -> AddToMeld:
     """``AddToMeld(index, card, result)`` for values known to be valid, without the checks."""
-    move = object.__new__(AddToMeld)
-    object.__setattr__(move, "index", index)
-    object.__setattr__(move, "card", card)
-    object.__setattr__(move, "result", result)
+    move = _new(AddToMeld)
+    _set_add_index(move, index)
+    _set_add_card(move, card)
+    _set_add_result(move, result)
     return move
+
+
+# The slots' own setters, for _lay and _add: about half the cost of object.__setattr__.
+_new: Final = object.__new__
+_set_lay_meld: Final = LayMeld.__dict__["meld"].__set__
+_set_add_index: Final = AddToMeld.__dict__["index"].__set__
+_set_add_card: Final = AddToMeld.__dict__["card"].__set__
+_set_add_result: Final = AddToMeld.__dict__["result"].__set__
 
 
 DISCARDS: Final = tuple(Discard(c) for c in CARDS)
