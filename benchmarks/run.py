@@ -39,7 +39,8 @@ def clear_caches() -> None:
 
     for engine in engines.ENGINES.values():
         engine.finish_cache.clear()
-    enumeration._PLANS.clear()
+    for plan in enumeration._PLANS.values():
+        plan.cache.clear()
 
 
 def random_deals(count: int) -> tuple[float, float]:

@@ -9,6 +9,7 @@ Z3.4), and a test checks that both agree.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import TYPE_CHECKING, Final
@@ -181,10 +182,7 @@ class _Plan:
         #: For each number of substitutes usable, maps a rank's count to 1 if a group of
         #: that rank may be possible, else 0.
         most = rules.jokers + (4 * rules.decks if rules.twos_wild else 0)
-        self.at_least = tuple(
-            bytes(int(n >= max(2, rules.min_meld - subs)) for n in range(256))
-            for subs in range(most + 1)
-        )
+        self.at_least = tuple(_at_least(max(2, rules.min_meld - subs)) for subs in range(most + 1))
         self.cache: dict[tuple[object, ...], Part] = {}
 
     def pairs(self, wild_key: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -193,6 +191,14 @@ class _Plan:
 
 
 _PLANS: dict[RuleSet, _Plan] = {}
+
+
+@functools.cache
+def _at_least(need: int) -> bytes:
+    """A ``bytes.translate`` table mapping a count to 1 if it is ``need`` or more, else 0."""
+    return bytes(int(n >= need) for n in range(256))
+
+
 #: The low thirteen bytes of an integer.
 _THIRTEEN_BYTES: Final = (1 << 104) - 1
 
