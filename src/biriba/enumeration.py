@@ -313,7 +313,7 @@ _NATURALS_BY_RANK: Final = tuple(
 #: Maps a count to 1 if the card is present, else 0 (for ``bytes.translate``).
 _PRESENT: Final = bytes(int(n > 0) for n in range(256))
 #: How many parts a rule set's cache holds before it is emptied and starts again.
-_PART_CACHE_LIMIT = 20_000
+_PART_CACHE_LIMIT = 5_000
 
 
 def _groups_of_rank(
