@@ -96,11 +96,21 @@ class Card:
     A joker has neither rank nor suit.
     """
 
-    __slots__ = ("_index", "_points", "_str", "rank", "suit")
+    __slots__ = {
+        "_points": None,
+        "_str": None,
+        "index": (
+            "A small integer naming the card: ``suit * 13 + rank - 1``, 52 for the joker. "
+            "It is also the library's sort order: clubs, diamonds, hearts, spades, ace to "
+            "king within a suit, then the joker."
+        ),
+        "rank": "The card's :class:`Rank`, ``None`` for the joker.",
+        "suit": "The card's :class:`Suit`, ``None`` for the joker.",
+    }
 
     rank: Rank | None
     suit: Suit | None
-    _index: int
+    index: int
     _points: int
     _str: str
 
@@ -120,7 +130,7 @@ class Card:
         card = object.__new__(cls)
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "suit", suit)
-        object.__setattr__(card, "_index", index)
+        object.__setattr__(card, "index", index)
         if rank is None or suit is None:
             object.__setattr__(card, "_points", _JOKER_VALUE)
             object.__setattr__(card, "_str", "JK")
@@ -162,16 +172,7 @@ class Card:
     @property
     def is_joker(self) -> bool:
         """Whether this card is a joker."""
-        return self._index == JOKER_INDEX
-
-    @property
-    def index(self) -> int:
-        """A small integer naming the card: ``suit * 13 + rank - 1``, 52 for the joker.
-
-        It is also the library's sort order: clubs, diamonds, hearts, spades, ace to
-        king within a suit, then the joker.
-        """
-        return self._index
+        return self.index == JOKER_INDEX
 
     @property
     def points(self) -> int:
@@ -195,26 +196,26 @@ class Card:
 
     def __lt__(self, other: Card) -> bool:
         if isinstance(other, Card):
-            return self._index < other._index
+            return self.index < other.index
         return NotImplemented
 
     def __le__(self, other: Card) -> bool:
         if isinstance(other, Card):
-            return self._index <= other._index
+            return self.index <= other.index
         return NotImplemented
 
     def __gt__(self, other: Card) -> bool:
         if isinstance(other, Card):
-            return self._index > other._index
+            return self.index > other.index
         return NotImplemented
 
     def __ge__(self, other: Card) -> bool:
         if isinstance(other, Card):
-            return self._index >= other._index
+            return self.index >= other.index
         return NotImplemented
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
-        return (Card.from_index, (self._index,))
+        return (Card.from_index, (self.index,))
 
     def __copy__(self) -> Card:
         return self
