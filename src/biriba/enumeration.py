@@ -132,7 +132,7 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
                     base // 13,
                     row,
                     rules,
-                    plan.pairs(wild_key),
+                    functools.partial(plan.pairs, wild_key),
                     sub_cap,
                     rules.min_meld,
                     rules.max_new_meld,
@@ -232,22 +232,15 @@ def _sequences_of_suit(
     suit: int,
     present: bytes,
     rules: RuleSet,
-    wilds: list[tuple[int, int]],
+    wilds: Callable[[], list[tuple[int, int]]],
     sub_cap: int,
     min_len: int,
     max_new: int | None,
 ) -> tuple[Meld, ...]:
     """The sequences of one suit (with at most one substitute), given which of that suit's
-    ranks the hand holds (``present[r - 1]`` is 1 for rank ``r``, else 0)."""
-    out: list[Meld] = []
+    ranks the hand holds (``present[r - 1]`` is 1 for rank ``r``, else 0). ``wilds``
+    gives the substitutes in hand as ``(index, count)`` pairs, asked only if needed."""
     twos_natural = rules.twos_wild and not rules.twos_always_wild
-    max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
-    lowest = 1 if rules.ace_low else 2
-    highest = 14 if rules.ace_high else 13
-    cards_by_index = _CARDS
-    seq = MeldKind.SEQUENCE
-    raw = Meld._raw
-    base = suit * 13
     # have[r] for r in 0..15: whether the natural of rank r is in the hand (14: the ace
     # again, high), as bytes; mask has bit 8 * r set for each, so that the test of whether
     # the suit has a sequence at all is a few operations on integers.
@@ -264,6 +257,15 @@ def _sequences_of_suit(
             return ()
     elif not (mask & (mask >> 8) & (mask >> 16)):
         return ()
+    out: list[Meld] = []
+    substitutes = wilds()
+    max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
+    lowest = 1 if rules.ace_low else 2
+    highest = 14 if rules.ace_high else 13
+    cards_by_index = _CARDS
+    seq = MeldKind.SEQUENCE
+    raw = Meld._raw
+    base = suit * 13
     own_two = base + 1
     nat_cards = _NATURALS_BY_RANK[suit]
     for low in range(lowest, highest - min_len + 2):
@@ -291,7 +293,7 @@ def _sequences_of_suit(
                 places = range(missing, missing + 1)
             two_used = twos_natural and low <= 2 <= high
             for place in places:
-                for idx, count in wilds:
+                for idx, count in substitutes:
                     if idx == own_two and twos_natural:
                         if place == 2:
                             continue  # that two would be natural: the clean meld
@@ -327,11 +329,17 @@ def _groups_of_rank(
 ) -> tuple[Meld, ...]:
     """The groups of one rank, given that rank's counts by suit and the substitutes."""
     out: list[Meld] = []
-    sub_choices = [_sub_multisets(wilds, s) for s in range(sub_cap + 1)]
-    natural_sets: list[tuple[int, ...]] = [()]
+    # Tuples of cards throughout, so that a meld's cards are one concatenation.
+    sub_choices = [
+        [tuple(_CARDS[i] for i in subs) for subs in _sub_multisets(wilds, s)]
+        for s in range(sub_cap + 1)
+    ]
+    natural_sets: list[tuple[Card, ...]] = [()]
     for s in range(4):
-        idx = s * 13 + rank - 1
-        natural_sets = [acc + (idx,) * k for acc in natural_sets for k in range(per_suit[s] + 1)]
+        card = (_CARDS[s * 13 + rank - 1],)
+        natural_sets = [acc + card * k for acc in natural_sets for k in range(per_suit[s] + 1)]
+    raw = Meld._raw
+    group = MeldKind.GROUP
     for naturals in natural_sets:
         nat = len(naturals)
         if nat < 2:
@@ -340,11 +348,9 @@ def _groups_of_rank(
             size = nat + s
             if size < min_len or (max_new is not None and size > max_new):
                 continue
+            places = tuple(range(nat, size))
             for subs in sub_choices[s]:
-                cards = tuple(_CARDS[i] for i in naturals + subs)
-                out.append(
-                    Meld._raw(MeldKind.GROUP, cards, rules, rank, 0, tuple(range(nat, size)))
-                )
+                out.append(raw(group, naturals + subs, rules, rank, 0, places))
     return tuple(out)
 
 
