@@ -1,10 +1,11 @@
 """Every meld a hand can lay: :func:`enumerate_melds`, built on card counts (B3.1 to B3.6).
 
-The melds of one suit depend only on that suit's cards and the substitutes in hand, and
-those of one rank only on that rank's cards: both are cached under those, so a card drawn
-costs the work of one suit and one rank. A fast path lists the sequences with at most one
-substitute (the ``biriba`` rule, B3.3); the general one serves variants with more (V7,
-Z3.4), and a test checks that both agree.
+The groups of one rank depend only on that rank's cards and the substitutes in hand, and
+the sequences of one suit only on which of its ranks the hand holds and the substitutes:
+both are cached under those (as a :class:`Part`), so a card drawn costs the work of one
+suit and one rank. A fast path lists the sequences with at most one substitute (the
+``biriba`` rule, B3.3); the general one serves variants with more (V7, Z3.4), and a test
+checks that both agree.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ..
 
 
 class Part:
-    """The melds of one suit or one rank as the cache keeps them (never empty).
+    """The melds of one suit or one rank, as the cache keeps them.
 
     ``longest`` is the number of cards of the longest of them; ``moves`` is a slot the move
     generator fills, once, with one move per meld, so that a cached part also spares the
