@@ -9,13 +9,15 @@ copyright = "2026, The biriba developers"
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
-    "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "show-inheritance": True}
-nitpicky = False
+# Every cross-reference must resolve (sphinx-build -W turns a broken one into an error),
+# except to the standard library, which the offline build cannot link to.
+nitpicky = True
+nitpick_ignore_regex = [(r"py:class", r"(collections\.abc|enum|random|concurrent\.futures)\..*")]
 exclude_patterns = ["_build"]
 
 try:

@@ -1,10 +1,11 @@
 """One deal of Biriba (RULES.md part B): turns, legal moves, scoring and positions.
 
-:class:`Deal` is the library's one mutable object. It deals by B2 with its own seeded
-generator, lists every legal move (:meth:`Deal.legal_moves`), checks and applies moves
-(:meth:`Deal.verify`, :meth:`Deal.is_legal`, :meth:`Deal.play`), takes them back
-(:meth:`Deal.undo`), scores (:meth:`Deal.score`) and converts itself to and from plain
-JSON-ready data (:meth:`Deal.to_dict`, :meth:`Deal.from_dict`)::
+:class:`~biriba.Deal` is the library's one mutable object. It deals by B2 with its own
+seeded generator, lists every legal move (:meth:`~biriba.Deal.legal_moves`), checks and
+applies moves (:meth:`~biriba.Deal.verify`, :meth:`~biriba.Deal.is_legal`,
+:meth:`~biriba.Deal.play`), takes them back (:meth:`~biriba.Deal.undo`), scores
+(:meth:`~biriba.Deal.score`) and converts itself to and from plain JSON-ready data
+(:meth:`~biriba.Deal.to_dict`, :meth:`~biriba.Deal.from_dict`)::
 
     >>> deal = Deal.new(seed=7)
     >>> deal.phase, deal.to_move, len(deal.hand(1)), len(deal.stock)

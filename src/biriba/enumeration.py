@@ -1,8 +1,8 @@
-"""Every meld a hand can lay: :func:`enumerate_melds`, built on card counts (B3.1 to B3.6).
+"""Every meld a hand can lay: :func:`~biriba.enumerate_melds`, built on card counts (B3.1 to B3.6).
 
 The groups of one rank depend only on that rank's cards and the substitutes in hand, and
 the sequences of one suit only on which of its ranks the hand holds and the substitutes:
-both are cached under those (as a :class:`Part`), so a card drawn costs the work of one
+both are cached under those (as a ``Part``), so a card drawn costs the work of one
 suit and one rank. A fast path lists the sequences with at most one substitute (the
 ``biriba`` rule, B3.3); the general one serves variants with more (V7, Z3.4), and a test
 checks that both agree.
@@ -43,7 +43,8 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
 
 
 def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ...]:
-    """:func:`enumerate_melds` on a tuple of 53 card counts (indexed by :attr:`Card.index`)."""
+    """:func:`~biriba.enumerate_melds` on a tuple of 53 card counts (indexed by
+    :attr:`Card.index <biriba.Card.index>`)."""
     out: list[Meld] = []
     for part in meld_parts(counts, rules):
         out += part.melds

@@ -43,6 +43,9 @@ class AmbiguousMoveError(IllegalMoveError):
     :attr:`outcomes` lists the full moves the text could mean.
     """
 
+    #: The full moves (``add 0 5H -> ...``) the short text could mean, each legal.
+    outcomes: tuple[object, ...]
+
     def __init__(self, message: str, outcomes: tuple[object, ...] = ()) -> None:
         super().__init__(message)
         self.outcomes = outcomes
@@ -58,6 +61,13 @@ class RecordError(BiribaError):
     For a move that does not replay, :attr:`index` is its place in the deal's moves (from
     0), :attr:`move` its text and :attr:`deal_index` the deal's place in a match record.
     """
+
+    #: The place of the move that does not replay in its deal's moves, from 0.
+    index: int | None
+    #: The text of that move.
+    move: str | None
+    #: The place of its deal in a match record, from 0.
+    deal_index: int | None
 
     def __init__(
         self,

@@ -3,7 +3,7 @@
 A turn is a draw (:class:`DrawStock`) or a take of the whole pile (:class:`TakeDiscard`),
 or, with the stock empty, a :class:`Pass`; then any number of :class:`LayMeld` and
 :class:`AddToMeld`; then a :class:`Discard`. Every move has a text form that
-:meth:`Move.parse` reads back without needing a position::
+:meth:`Move.parse <biriba.Move.parse>` reads back without needing a position::
 
     >>> str(Move.parse("discard 7h"))
     'discard 7H'
@@ -37,7 +37,7 @@ __all__ = [
 
 @attrs.frozen(repr=False)
 class Move:
-    """Base class of every move; build one from text with :meth:`Move.parse`."""
+    """Base class of every move; build one from text with :meth:`Move.parse <biriba.Move.parse>`."""
 
     keyword: ClassVar[str] = ""
 

@@ -14,7 +14,7 @@ move in text form and the final scores::
     >>> replayed.to_dict() == deal.to_dict()
     True
 
-:func:`replay` reports the first move that does not replay as a :class:`RecordError`
+:func:`replay` reports the first move that does not replay as a :class:`~biriba.RecordError`
 with its index, its text and the rule that refuses it.
 """
 
@@ -183,7 +183,7 @@ def dump(record: Record, fp: IO[str], *, indent: int | None = 1) -> None:
 
 
 def loads(text: str | bytes) -> Record:
-    """Read a record from JSON text; raises :class:`RecordError` if it is malformed."""
+    """Read a record from JSON text; raises :class:`~biriba.RecordError` if it is malformed."""
     if not isinstance(text, str | bytes):
         raise TypeError(f"loads expects JSON text, got {type(text).__name__}")
     try:
@@ -203,7 +203,7 @@ def _fail(message: str) -> RecordError:
 
 
 def from_dict(data: Any) -> Record:
-    """A record from its JSON-ready data; raises :class:`RecordError` if it is malformed."""
+    """A record from its JSON-ready data; raises :class:`~biriba.RecordError` if it is malformed."""
     if not isinstance(data, Mapping):
         raise _fail(f"a record is a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
@@ -340,7 +340,7 @@ def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match:
 
     Returns the :class:`~biriba.Deal` (for a deal record) or the
     :class:`~biriba.Match` (for a match record) as it stands after the last move.
-    Raises :class:`RecordError` naming the first move that does not replay, by its index,
+    Raises :class:`~biriba.RecordError` naming the first move that does not replay, by its index,
     its text and the rule that refuses it. ``rules`` is needed only for a rule set that
     is not a preset.
     """

@@ -1,9 +1,9 @@
 """Rule sets: every parameter of the rules, as one immutable value.
 
 A :class:`RuleSet` holds every number and switch the rules need, so a variant is a
-different value, never a subclass. The presets :data:`BIRIBA` (RULES.md part B, the
-default everywhere) and :data:`BURACO` (part Z) are looked up by name with
-:meth:`RuleSet.named`. No rule number is written anywhere else in the library.
+different value, never a subclass. The presets :data:`~biriba.BIRIBA` (RULES.md part B, the
+default everywhere) and :data:`~biriba.BURACO` (part Z) are looked up by name with
+:meth:`~biriba.RuleSet.named`. No rule number is written anywhere else in the library.
 """
 
 from __future__ import annotations

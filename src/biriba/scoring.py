@@ -1,6 +1,6 @@
-"""Scoring a deal (B8): :class:`TeamScore`, :class:`DealScore` and :func:`score_team`.
+"""Scoring a deal (B8): :class:`TeamScore`, :class:`DealScore` and :func:`~biriba.score_team`.
 
-``deal.score()`` builds these from a deal; :func:`score_team` scores one team from plain
+``deal.score()`` builds these from a deal; :func:`~biriba.score_team` scores one team from plain
 facts for programs that keep their own table::
 
     >>> from biriba import Meld, parse_cards

@@ -5,8 +5,8 @@ discard pile, the sizes of the other hands, of the stock and of the reserves, th
 state, the public score, the public history (a draw shows as ``draw``, never as the card),
 and the cards each other player is publicly known to hold because they took them with the
 discard pile. A view holds no reference to the deal, so nothing hidden can leak from it.
-:meth:`PlayerView.sample` deals the unknown cards at random into a full :class:`Deal`
-consistent with the view, for search bots.
+:meth:`~biriba.PlayerView.sample` deals the unknown cards at random into a full
+:class:`~biriba.Deal` consistent with the view, for search bots.
 """
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ class GreedyBot:
 
 class MonteCarloBot:
     """Search over sampled deals: for each candidate move, sample deals consistent with the
-    view (:meth:`PlayerView.sample`), play the move and then the rest of the deal (or
+    view (:meth:`~biriba.PlayerView.sample`), play the move and then the rest of the deal (or
     ``horizon`` moves) with the greedy heuristic for every seat, and keep the move whose
     outcome (own team's score minus the other team's) is best on average.
 
