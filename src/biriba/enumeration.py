@@ -106,16 +106,10 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
                 key: tuple[object, ...] = (c + 1, per_suit, wild_key)
                 found = cache.get(key)
                 if found is None:
-                    melds = _groups_of_rank(
-                        c + 1,
-                        per_suit,
-                        rules,
-                        plan.pairs(wild_key),
-                        sub_cap,
-                        rules.min_meld,
-                        rules.max_new_meld,
+                    wilds = plan.pairs(wild_key)
+                    found = _store(
+                        cache, key, _groups_of_rank(c + 1, per_suit, rules, wilds, sub_cap)
                     )
-                    found = _store(cache, key, melds)
                 if found is not _NO_MELDS:
                     out.append(found)
             c = enough.find(1, c + 1)
@@ -130,16 +124,10 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
             key = (base, row, wild_key)
             found = cache.get(key)
             if found is None:
-                melds = _sequences_of_suit(
-                    base // 13,
-                    row,
-                    rules,
-                    functools.partial(plan.pairs, wild_key),
-                    sub_cap,
-                    rules.min_meld,
-                    rules.max_new_meld,
+                lazy_wilds = functools.partial(plan.pairs, wild_key)
+                found = _store(
+                    cache, key, _sequences_of_suit(base, row, rules, lazy_wilds, sub_cap)
                 )
-                found = _store(cache, key, melds)
             if found is not _NO_MELDS:
                 out.append(found)
     else:
@@ -231,17 +219,16 @@ def _multisets_into(
 
 
 def _sequences_of_suit(
-    suit: int,
+    base: int,
     present: bytes,
     rules: RuleSet,
     wilds: Callable[[], list[tuple[int, int]]],
     sub_cap: int,
-    min_len: int,
-    max_new: int | None,
 ) -> tuple[Meld, ...]:
-    """The sequences of one suit (with at most one substitute), given which of that suit's
-    ranks the hand holds (``present[r - 1]`` is 1 for rank ``r``, else 0). ``wilds``
-    gives the substitutes in hand as ``(index, count)`` pairs, asked only if needed."""
+    """The sequences of the suit whose first card index is ``base`` (with at most one
+    substitute), given which of its ranks the hand holds (``present[r - 1]`` is 1 for rank
+    ``r``, else 0). ``wilds`` gives the substitutes in hand as ``(index, count)`` pairs,
+    asked only if needed."""
     twos_natural = rules.twos_wild and not rules.twos_always_wild
     # have[r] for r in 0..15: whether the natural of rank r is in the hand (14: the ace
     # again, high), as bytes; mask has bit 8 * r set for each, so that the test of whether
@@ -261,13 +248,15 @@ def _sequences_of_suit(
         return ()
     out: list[Meld] = []
     substitutes = wilds()
+    min_len = rules.min_meld
+    max_new = rules.max_new_meld
     max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
     lowest = 1 if rules.ace_low else 2
     highest = 14 if rules.ace_high else 13
     cards_by_index = _CARDS
     seq = MeldKind.SEQUENCE
     raw = Meld._raw
-    base = suit * 13
+    suit = base // 13
     own_two = base + 1
     nat_cards = _NATURALS_BY_RANK[suit]
     for low in range(lowest, highest - min_len + 2):
@@ -326,11 +315,11 @@ def _groups_of_rank(
     rules: RuleSet,
     wilds: list[tuple[int, int]],
     sub_cap: int,
-    min_len: int,
-    max_new: int | None,
 ) -> tuple[Meld, ...]:
     """The groups of one rank, given that rank's counts by suit and the substitutes."""
     out: list[Meld] = []
+    min_len = rules.min_meld
+    max_new = rules.max_new_meld
     # Tuples of cards throughout, so that a meld's cards are one concatenation.
     sub_choices = [
         [tuple(_CARDS[i] for i in subs) for subs in _sub_multisets(wilds, s)]
