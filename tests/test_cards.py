@@ -120,6 +120,11 @@ def test_card_is_immutable_and_copies_to_itself() -> None:
     card = Card.parse("7H")
     with pytest.raises(AttributeError):
         card.rank = Rank.ACE
+    with pytest.raises(AttributeError):
+        card.index = 3
+    with pytest.raises(AttributeError):
+        del card.index
+    assert card.index == 2 * 13 + 7 - 1
     assert copy.copy(card) is card
     assert copy.deepcopy(card) is card
     assert pickle.loads(pickle.dumps(card)) is card
