@@ -8,7 +8,7 @@ from collections import Counter
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from biriba import (
@@ -20,6 +20,7 @@ from biriba import (
     Meld,
     MeldKind,
     NotationError,
+    RuleSet,
     enumerate_melds,
     full_pack,
     parse_cards,
@@ -429,3 +430,58 @@ def reference_extensions(meld: Meld, card: Card) -> set[Meld]:
 @given(melds(), st.sampled_from([Card.from_index(i) for i in range(53)]))
 def test_extensions_agree_with_a_brute_force_reference(meld: Meld, card: Card) -> None:
     assert set(meld.extensions(card)) == reference_extensions(meld, card)
+
+
+#: Rule sets whose enumeration takes other paths: no wild twos (the joker alone), twos
+#: always wild, no groups, more substitutes (the general enumerator), longer minimum,
+#: capped new melds, no high or no low ace, short sequences.
+VARIANTS = [
+    BIRIBA.evolve(name="no-wild-twos", twos_wild=False),
+    BIRIBA.evolve(name="no-wild-twos-free", twos_wild=False, max_substitutes=None),
+    BIRIBA.evolve(name="twos-always-wild", twos_always_wild=True),
+    BIRIBA.evolve(name="no-groups", groups=False),
+    BIRIBA.evolve(name="two-subs", max_substitutes=2),
+    BIRIBA.evolve(name="free-subs", max_substitutes=None),
+    BIRIBA.evolve(name="four-min", min_meld=4),
+    BIRIBA.evolve(name="capped", max_new_meld=4),
+    BIRIBA.evolve(name="ace-low-only", ace_high=False),
+    BIRIBA.evolve(name="ace-high-only", ace_low=False),
+    BIRIBA.evolve(name="short", max_sequence=4),
+    BURACO,
+]
+
+
+def brute_force_melds_under(hand: tuple[Card, ...], rules: RuleSet) -> set[Meld]:
+    """Every meld of ``hand`` under ``rules`` by trying every ordered subset (B3.1 to B3.6;
+    Z3.2's cap on a new meld)."""
+    found: set[Meld] = set()
+    top = len(hand) if rules.max_new_meld is None else min(len(hand), rules.max_new_meld)
+    for size in range(rules.min_meld, top + 1):
+        for combo in set(itertools.combinations(sorted(hand), size)):
+            for order in set(itertools.permutations(combo)):
+                with contextlib.suppress(InvalidMeldError):
+                    found.add(Meld.from_cards(order, rules))
+    return found
+
+
+@settings(max_examples=80)
+@example(VARIANTS[1], [4, 17], 4)  # more jokers than a single-wild key once allowed
+@given(
+    st.sampled_from(VARIANTS),
+    st.lists(st.integers(0, 107), unique=True, max_size=6),
+    st.integers(0, 4),
+)
+def test_enumerator_agrees_with_brute_force_under_every_variant(
+    rules: RuleSet, indices: list[int], jokers: int
+) -> None:
+    pack = full_pack(rules)
+    # Jokers are rare in a random draw: put some first; six cards at most, so that the
+    # brute force stays quick.
+    joker_cards = [c for c in pack if c.is_joker][:jokers]
+    hand = (tuple(joker_cards) + tuple(pack[i % len(pack)] for i in indices))[:6]
+    if any(n > pack.count(c) for c, n in Counter(hand).items()):
+        return
+    listed = enumerate_melds(hand, rules)
+    assert len(listed) == len(set(listed))
+    assert all(meld.rules is rules for meld in listed)
+    assert set(listed) == brute_force_melds_under(hand, rules)

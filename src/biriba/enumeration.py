@@ -163,11 +163,12 @@ class _Plan:
 
     def __init__(self, rules: RuleSet) -> None:
         self.wild_idx = (1, 14, 27, 40, JOKER_INDEX) if rules.twos_wild else (JOKER_INDEX,)
-        #: The counts of the substitutes in a hand, as a tuple.
+        #: The counts of the substitutes in a hand, as a tuple (a slice for the joker alone:
+        #: itemgetter of one index would give a bare count).
         self.wild_counts: Callable[[tuple[int, ...]], tuple[int, ...]] = (
-            itemgetter(*self.wild_idx, *self.wild_idx)
-            if len(self.wild_idx) == 1
-            else itemgetter(*self.wild_idx)
+            itemgetter(*self.wild_idx)
+            if len(self.wild_idx) > 1
+            else itemgetter(slice(JOKER_INDEX, JOKER_INDEX + 1))
         )
         #: For each number of substitutes usable, maps a rank's count to 1 if a group of
         #: that rank may be possible, else 0.
@@ -177,7 +178,7 @@ class _Plan:
 
     def pairs(self, wild_key: tuple[int, ...]) -> list[tuple[int, int]]:
         """The substitutes in hand as ``(index, count)`` pairs, from :attr:`wild_counts`."""
-        return [(i, c) for i, c in zip(self.wild_idx, wild_key, strict=False) if c]
+        return [(i, c) for i, c in zip(self.wild_idx, wild_key, strict=True) if c]
 
 
 _PLANS: dict[RuleSet, _Plan] = {}
