@@ -15,6 +15,7 @@ from biriba import (
     BIRIBA,
     BURACO,
     JOKER,
+    BiribaError,
     Card,
     InvalidMeldError,
     Meld,
@@ -485,3 +486,14 @@ def test_enumerator_agrees_with_brute_force_under_every_variant(
     assert len(listed) == len(set(listed))
     assert all(meld.rules is rules for meld in listed)
     assert set(listed) == brute_force_melds_under(hand, rules)
+
+
+def test_B1_2_enumerate_melds_refuses_more_copies_than_the_pack() -> None:
+    with pytest.raises(BiribaError, match=r"B1\.2: the hand holds 3 copies of 5H"):
+        enumerate_melds(parse_cards("5H 5H 5H 6H"))
+    with pytest.raises(BiribaError, match=r"B1\.2: the hand holds 5 copies of JK"):
+        enumerate_melds([JOKER] * 5, BIRIBA.evolve(name="free", max_substitutes=None))
+    # Buraco's pack holds two jokers.
+    with pytest.raises(BiribaError, match="the pack only 2"):
+        enumerate_melds(parse_cards("JK JK JK 5H 6H"), BURACO)
+    assert enumerate_melds(parse_cards("5H 5H 6H")) == ()

@@ -16,6 +16,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 from biriba.cards import JOKER_INDEX, Card
+from biriba.errors import BiribaError
 from biriba.melds import _CARDS, Meld, MeldKind, _natural_index
 from biriba.rules import BIRIBA, RuleSet
 
@@ -30,7 +31,8 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
 
     The melds respect the rule set's size limits for a new meld (B3.1; Z3.2). The result
     is built on card counts, not by trying subsets; the melds of one suit and of one rank
-    are cached under that suit's or rank's cards.
+    are cached under that suit's or rank's cards. A hand holding more copies of a card
+    than the rule set's pack raises :class:`~biriba.BiribaError` (B1.2).
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
@@ -39,6 +41,13 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
         if not isinstance(card, Card):
             raise TypeError(f"enumerate_melds expects cards, got {type(card).__name__}")
         counts[card.index] += 1
+    for index, count in enumerate(counts):
+        most = rules.decks if index != JOKER_INDEX else rules.jokers
+        if count > most:
+            card = Card.from_index(index)
+            raise BiribaError(
+                f"B1.2: the hand holds {count} copies of {card}, the pack only {most}"
+            )
     return melds_from_counts(tuple(counts), rules)
 
 
