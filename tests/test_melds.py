@@ -497,3 +497,17 @@ def test_B1_2_enumerate_melds_refuses_more_copies_than_the_pack() -> None:
     with pytest.raises(BiribaError, match="the pack only 2"):
         enumerate_melds(parse_cards("JK JK JK 5H 6H"), BURACO)
     assert enumerate_melds(parse_cards("5H 5H 6H")) == ()
+
+
+def test_the_part_cache_empties_when_full_and_gives_the_same_melds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from biriba import enumeration
+
+    hands = [PACK[i : i + 9] for i in range(0, 99, 3)]
+    expected = [enumerate_melds(hand) for hand in hands]
+    monkeypatch.setattr(enumeration, "_PART_CACHE_LIMIT", 4)
+    monkeypatch.delitem(enumeration._PLANS, BIRIBA)  # a fresh, empty cache
+    for _ in range(2):
+        assert [enumerate_melds(hand) for hand in hands] == expected
+        assert 0 < len(enumeration._PLANS[BIRIBA].cache) <= 4
