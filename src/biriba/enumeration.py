@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 from biriba.cards import JOKER_INDEX, Card
 from biriba.errors import BiribaError
-from biriba.melds import _CARDS, Meld, MeldKind, _natural_index
+from biriba.melds import _CARDS, ONE_PLACE, Meld, MeldKind, _natural_index
 from biriba.rules import BIRIBA, RuleSet
 
 if TYPE_CHECKING:
@@ -91,13 +90,15 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     plan = _PLANS.get(rules)
     if plan is None:
         plan = _PLANS[rules] = _Plan(rules)
-    wild_key = plan.wild_counts(counts)
+    # The hand as bytes, one a card: the cache keys are bytes too, which hash at once and
+    # which the garbage collector never has to visit.
+    raw = bytes(counts)
+    wild_key = raw[1:53:13] + raw[52:] if rules.twos_wild else raw[52:]
     n_wild = sum(wild_key)
     max_subs = rules.max_substitutes
     sub_cap = n_wild if max_subs is None or max_subs > n_wild else max_subs
     cache = plan.cache
     out: list[Part] = []
-    raw = bytes(counts)
     found: Part | None
     if rules.groups:
         # Cards of each rank, one byte a rank: the four suits' bytes added as integers
@@ -111,10 +112,11 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
         c = enough.find(1)
         while c != -1:
             if c != 1 or not rules.twos_wild:  # B3.5: no group of twos
-                per_suit = counts[c:52:13]
-                key: tuple[object, ...] = (c + 1, per_suit, wild_key)
+                # The rank's counts by suit, the substitutes, and the rank.
+                key = raw[c:52:13] + wild_key + _TAGS[c]
                 found = cache.get(key)
                 if found is None:
+                    per_suit = counts[c:52:13]
                     wilds = plan.pairs(wild_key)
                     found = _store(
                         cache, key, _groups_of_rank(c + 1, per_suit, rules, wilds, sub_cap)
@@ -130,7 +132,9 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
             if present.count(1, base, base + 13) < 2:
                 continue
             row = present[base : base + 13]
-            key = (base, row, wild_key)
+            # The suit's presence row, the substitutes, and the suit (a key longer than
+            # any rank's).
+            key = row + wild_key + _TAGS[base]
             found = cache.get(key)
             if found is None:
                 lazy_wilds = functools.partial(plan.pairs, wild_key)
@@ -155,9 +159,7 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     return out
 
 
-def _store(
-    cache: dict[tuple[object, ...], Part], key: tuple[object, ...], melds: tuple[Meld, ...]
-) -> Part:
+def _store(cache: dict[bytes, Part], key: bytes, melds: tuple[Meld, ...]) -> Part:
     """Cache the part made of ``melds`` under ``key``, emptying a full cache first."""
     if len(cache) >= _PART_CACHE_LIMIT:
         cache.clear()
@@ -168,25 +170,19 @@ def _store(
 class _Plan:
     """What :func:`meld_parts` reads of a rule set, worked out once, and its cache."""
 
-    __slots__ = ("at_least", "cache", "wild_counts", "wild_idx")
+    __slots__ = ("at_least", "cache", "wild_idx")
 
     def __init__(self, rules: RuleSet) -> None:
         self.wild_idx = (1, 14, 27, 40, JOKER_INDEX) if rules.twos_wild else (JOKER_INDEX,)
-        #: The counts of the substitutes in a hand, as a tuple (a slice for the joker alone:
-        #: itemgetter of one index would give a bare count).
-        self.wild_counts: Callable[[tuple[int, ...]], tuple[int, ...]] = (
-            itemgetter(*self.wild_idx)
-            if len(self.wild_idx) > 1
-            else itemgetter(slice(JOKER_INDEX, JOKER_INDEX + 1))
-        )
         #: For each number of substitutes usable, maps a rank's count to 1 if a group of
         #: that rank may be possible, else 0.
         most = rules.jokers + (4 * rules.decks if rules.twos_wild else 0)
         self.at_least = tuple(_at_least(max(2, rules.min_meld - subs)) for subs in range(most + 1))
-        self.cache: dict[tuple[object, ...], Part] = {}
+        self.cache: dict[bytes, Part] = {}
 
-    def pairs(self, wild_key: tuple[int, ...]) -> list[tuple[int, int]]:
-        """The substitutes in hand as ``(index, count)`` pairs, from :attr:`wild_counts`."""
+    def pairs(self, wild_key: bytes) -> list[tuple[int, int]]:
+        """The substitutes in hand as ``(index, count)`` pairs, from their counts in the
+        order of :attr:`wild_idx`."""
         return [(i, c) for i, c in zip(self.wild_idx, wild_key, strict=True) if c]
 
 
@@ -199,6 +195,15 @@ def _at_least(need: int) -> bytes:
     return bytes(int(n >= need) for n in range(256))
 
 
+@functools.cache
+def _places(start: int, stop: int) -> tuple[int, ...]:
+    """``tuple(range(start, stop))``, one object for each: the substitutes' places of a
+    group, shared by every group of that shape."""
+    return tuple(range(start, stop))
+
+
+#: One byte naming a rank (by its index 0..12) or a suit (by its first card's index).
+_TAGS: Final = tuple(bytes((i,)) for i in range(53))
 #: The low thirteen bytes of an integer.
 _THIRTEEN_BYTES: Final = (1 << 104) - 1
 
@@ -302,7 +307,7 @@ def _sequences_of_suit(
                             continue  # the only copy already stands at rank 2
                     cards = list(naturals)
                     cards[place - low] = cards_by_index[idx]
-                    out.append(raw(seq, tuple(cards), rules, suit, low, (place - low,)))
+                    out.append(raw(seq, tuple(cards), rules, suit, low, ONE_PLACE[place - low]))
     return tuple(out)
 
 
@@ -349,7 +354,7 @@ def _groups_of_rank(
             size = nat + s
             if size < min_len or (max_new is not None and size > max_new):
                 continue
-            places = tuple(range(nat, size))
+            places = _places(nat, size)
             for subs in sub_choices[s]:
                 out.append(raw(group, naturals + subs, rules, rank, 0, places))
     return tuple(out)

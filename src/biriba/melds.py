@@ -291,6 +291,10 @@ class Meld:
         return self
 
 
+#: ``(i,)`` for each place ``i`` a substitute can hold: one tuple object each, shared by
+#: every meld with one substitute there (fewer objects for the garbage collector).
+ONE_PLACE: Final = tuple((i,) for i in range(16))
+
 #: The setters of a meld's slots, for :meth:`Meld._raw`.
 _new: Final = object.__new__
 _set_kind: Final = Meld.__dict__["kind"].__set__
@@ -553,4 +557,5 @@ def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | 
     if (limit is not None and len(subs) > limit) or 2 * len(subs) > n + 1:
         return None  # B3.3, B3.10
     new_cards = (incoming, *rest) if at_low else (*rest, incoming)
-    return Meld._raw(MeldKind.SEQUENCE, new_cards, rules, suit, new_low, tuple(subs))
+    places = ONE_PLACE[subs[0]] if len(subs) == 1 else tuple(subs)
+    return Meld._raw(MeldKind.SEQUENCE, new_cards, rules, suit, new_low, places)
