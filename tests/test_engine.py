@@ -14,7 +14,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biriba import AddToMeld, Deal, Discard, LayMeld, Move, Phase, TakeDiscard
+from biriba import BIRIBA, AddToMeld, Deal, Discard, LayMeld, Move, Phase, RuleSet, TakeDiscard
 from biriba.engine import _additions, engine_for
 from biriba.enumeration import melds_from_counts
 
@@ -35,10 +35,20 @@ def looked_ahead(deal: Deal) -> set[str]:
     return out
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32 - 1))
-def test_B4_5_shortcut_agrees_with_the_full_look_ahead(seed: int) -> None:
-    deal = Deal.new(seed=seed)
+#: BIRIBA and variants that move the bound: one card kept after melding (V7), the
+#: reserve without a biriba (V4), three cards kept.
+RULE_SETS = [
+    BIRIBA,
+    BIRIBA.evolve(name="keep-one", keep_after_melding=1),
+    BIRIBA.evolve(name="no-biriba-needed", reserve_needs_biriba=False),
+    BIRIBA.evolve(name="keep-three", keep_after_melding=3),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULE_SETS))
+def test_B4_5_shortcut_agrees_with_the_full_look_ahead(seed: int, rules: RuleSet) -> None:
+    deal = Deal.new(rules, seed=seed)
     rng = random.Random(seed)
     while not deal.is_over:
         moves = deal.legal_moves()
