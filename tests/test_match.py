@@ -132,7 +132,11 @@ def test_match_to_dict_and_from_dict() -> None:
     ("change", "message"),
     [
         (lambda d: d.pop("deal"), "missing key 'deal'"),
-        (lambda d: d.update(totals=[1]), "totals must be 2 integers"),
+        (lambda d: d.update(totals=[1]), r"totals must be 2 integers, one per team \(B9\.1\)"),
+        (
+            lambda d: d.update(deals_played=1, winner=0),
+            r"does not follow from the totals \(B9\.2\)",
+        ),
         (lambda d: d.update(dealer=(d["dealer"] + 1) % 4), "is not the deal's dealer"),
         (lambda d: d["deal"].update(rules="buraco"), "rules differ"),
         (lambda d: d["deal"]["hands"][0].append("7H"), "too many 7H"),

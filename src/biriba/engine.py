@@ -217,22 +217,9 @@ class Engine:
                 meld = lay.meld
                 if len(meld.cards) <= spare or after_ok(key, size, meld.cards, (*melds, meld)):
                     moves.append(lay)
-        for i, meld in enumerate(melds):
-            for idx in meld.candidate_indices():
-                if counts[idx]:
-                    card = CARDS[idx]
-                    results = meld.extensions(card)
-                    if len(results) == 1:
-                        if spare > 0 or after_ok(
-                            key, size, (card,), (*melds[:i], results[0], *melds[i + 1 :])
-                        ):
-                            moves.append(_add(i, card, None))
-                        continue
-                    for result in results:
-                        if spare > 0 or after_ok(
-                            key, size, (card,), (*melds[:i], result, *melds[i + 1 :])
-                        ):
-                            moves.append(_add(i, card, result))
+        for i, card, result, choice in _additions(counts, melds):
+            if spare > 0 or after_ok(key, size, (card,), (*melds[:i], result, *melds[i + 1 :])):
+                moves.append(_add(i, card, result if choice else None))
         if size == 1:
             last_ok = self.last_card_discard_ok(melds, received, packet)
         else:

@@ -145,15 +145,7 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
                 out.append(found)
     else:
         general: list[Meld] = []
-        _enumerate_sequences(
-            counts,
-            rules,
-            plan.pairs(wild_key),
-            sub_cap,
-            rules.min_meld,
-            rules.max_new_meld,
-            general,
-        )
+        _enumerate_sequences(counts, rules, plan.pairs(wild_key), sub_cap, general)
         if general:
             out.append(Part(tuple(general)))
     return out
@@ -365,10 +357,12 @@ def _enumerate_sequences(
     rules: RuleSet,
     wilds: list[tuple[int, int]],
     sub_cap: int,
-    min_len: int,
-    max_new: int | None,
     out: list[Meld],
 ) -> None:
+    """Every sequence of the hand with up to ``sub_cap`` substitutes, into ``out``: the
+    general enumerator, uncached, for variants allowing more than one (V7, Z3.4)."""
+    min_len = rules.min_meld
+    max_new = rules.max_new_meld
     twos_natural = rules.twos_wild and not rules.twos_always_wild
     max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
     lowest = 1 if rules.ace_low else 2

@@ -201,7 +201,8 @@ class Match:
             or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals)
         ):
             raise InvalidPositionError(
-                f"invalid match: totals must be {rules.teams} integers, got {totals!r}"
+                f"invalid match: totals must be {rules.teams} integers, one per team (B9.1), "
+                f"got {totals!r}"
             )
         if data["dealer"] != deal.dealer:
             raise InvalidPositionError(
@@ -216,7 +217,8 @@ class Match:
         winner = _winner(tuple(totals), rules) if played else None
         if data.get("winner") is not None and data.get("winner") != winner:
             raise InvalidPositionError(
-                f"invalid match: winner {data.get('winner')!r} does not follow from the totals"
+                f"invalid match: winner {data.get('winner')!r} does not follow from the totals "
+                f"(B9.2)"
             )
         match = object.__new__(cls)
         match.rules = rules

@@ -171,7 +171,8 @@ class RuleSet:
             raise BiribaError("RuleSet.name must be a non-empty str")
         if self.players % self.teams:
             raise BiribaError(
-                f"RuleSet: {self.players} players do not split into {self.teams} equal teams"
+                f"RuleSet: {self.players} players do not split into {self.teams} equal teams "
+                f"(B1.1, V6)"
             )
         if len(self.card_values) != 14:
             raise BiribaError("RuleSet.card_values needs 14 entries (index 0 unused, 1..13)")
@@ -179,7 +180,7 @@ class RuleSet:
         if needed + int(self.up_card) > self.pack_size:
             raise BiribaError(
                 f"RuleSet {self.name!r}: a pack of {self.pack_size} cards cannot deal "
-                f"{needed + int(self.up_card)}"
+                f"{needed + int(self.up_card)} (B2.3)"
             )
         if self.max_substitutes is not None and self.max_substitutes < 0:
             raise BiribaError("RuleSet.max_substitutes must not be negative")
