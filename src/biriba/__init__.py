@@ -9,7 +9,7 @@ Cards, rule sets and melds::
 """
 
 from biriba import records
-from biriba.cards import JOKER, Card, Rank, Suit, format_cards, full_pack, parse_cards
+from biriba.cards import JOKER, Card, Rank, Suit, format_cards, parse_cards
 from biriba.deal import Deal, Phase, team_of
 from biriba.enumeration import enumerate_melds
 from biriba.errors import (
@@ -24,7 +24,7 @@ from biriba.errors import (
 from biriba.match import Match
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
-from biriba.rules import BIRIBA, BURACO, PileRestriction, RuleSet, StockExhausted
+from biriba.rules import BIRIBA, BURACO, PileRestriction, RuleSet, StockExhausted, full_pack
 from biriba.scoring import DealScore, TeamScore, score_team
 from biriba.view import PlayerView
 

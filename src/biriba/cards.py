@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final, Self
+from typing import Final, Self
 
 from biriba.errors import NotationError
 
-if TYPE_CHECKING:
-    from biriba.rules import RuleSet
-
 __all__ = [
+    "CARDS",
+    "DISTINCT_CARDS",
+    "EMPTY_COUNTS",
     "JOKER",
+    "JOKER_INDEX",
     "Card",
+    "Counts",
     "Rank",
     "Suit",
+    "cards_of",
+    "counts_of",
     "format_cards",
-    "full_pack",
     "parse_cards",
 ]
 
@@ -72,7 +75,9 @@ class Rank(enum.IntEnum):
 
 _RANK_LETTERS: Final = " A23456789TJQK"
 
-#: B8.1 card values, used by :attr:`Card.points` (a rule set may define others).
+#: B8.1 card values, used by :attr:`Card.points`; a rule set may value cards otherwise
+#: (:meth:`RuleSet.card_value <biriba.RuleSet.card_value>`), and the library reads values
+#: from the rule set.
 _DEFAULT_VALUES: Final = (0, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
 _JOKER_VALUE: Final = 20
 
@@ -176,7 +181,9 @@ class Card:
 
     @property
     def points(self) -> int:
-        """The card's value by B8.1: joker 20, ace 15, two 10, eight to king 10, else 5."""
+        """The card's default value by B8.1: joker 20, ace 15, two 10, eight to king 10,
+        else 5. A rule set may value cards otherwise: the library itself always asks
+        :meth:`RuleSet.card_value <biriba.RuleSet.card_value>`."""
         return self._points
 
     def __str__(self) -> str:
@@ -231,6 +238,31 @@ _INTERNED: Final[tuple[Card, ...]] = tuple(
 
 #: The joker.
 JOKER: Final = _INTERNED[JOKER_INDEX]
+#: The 53 distinct cards, by :attr:`Card.index`.
+CARDS: Final = _INTERNED
+
+#: A multiset of cards as 53 counts indexed by :attr:`Card.index` (how the engine holds
+#: hands).
+Counts = tuple[int, ...]
+#: The counts of no card.
+EMPTY_COUNTS: Final[Counts] = (0,) * DISTINCT_CARDS
+
+
+def counts_of(cards: Iterable[Card]) -> Counts:
+    """The 53 counts of ``cards``, indexed by :attr:`Card.index`."""
+    counts = [0] * DISTINCT_CARDS
+    for card in cards:
+        counts[card.index] += 1
+    return tuple(counts)
+
+
+def cards_of(counts: Counts) -> tuple[Card, ...]:
+    """The cards of 53 counts, in the library's sort order."""
+    out: list[Card] = []
+    for i, n in enumerate(counts):
+        if n:
+            out.extend((_INTERNED[i],) * n)
+    return tuple(out)
 
 
 def _build_parse_table() -> dict[str, Card]:
@@ -269,17 +301,3 @@ def format_cards(cards: Iterable[Card]) -> str:
             raise TypeError(f"format_cards expects cards, got {type(card).__name__}")
         out.append(card._str)
     return " ".join(out)
-
-
-def full_pack(rules: RuleSet | None = None) -> tuple[Card, ...]:
-    """The rule set's whole pack in a fixed order: each deck's 52 cards, then the jokers.
-
-    ``full_pack()`` is the 108 cards of ``biriba`` (B1.2).
-    """
-    from biriba.rules import BIRIBA, RuleSet
-
-    if rules is None:
-        rules = BIRIBA
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"full_pack expects a RuleSet, got {type(rules).__name__}")
-    return _INTERNED[:JOKER_INDEX] * rules.decks + (JOKER,) * rules.jokers

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from operator import mul
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from biriba.cards import Card, format_cards, full_pack
+from biriba.cards import Card, format_cards
 from biriba.engine import (
     EMPTY_COUNTS,
     Engine,
@@ -44,7 +44,7 @@ from biriba.errors import (
 )
 from biriba.melds import Meld
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
-from biriba.rules import BIRIBA, PileRestriction, RuleSet, StockExhausted
+from biriba.rules import BIRIBA, PileRestriction, RuleSet, StockExhausted, full_pack
 from biriba.scoring import DealScore, TeamScore
 
 if TYPE_CHECKING:

@@ -14,9 +14,11 @@ import functools
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final
 
+from biriba.cards import CARDS as _CARDS
 from biriba.cards import JOKER_INDEX, Card
 from biriba.errors import BiribaError
-from biriba.melds import _CARDS, ONE_PLACE, Meld, MeldKind, _natural_index
+from biriba.melds import ONE_PLACE, Meld, MeldKind
+from biriba.melds import natural_index as _natural_index
 from biriba.rules import BIRIBA, RuleSet
 
 if TYPE_CHECKING:
@@ -262,7 +264,7 @@ def _sequences_of_suit(
     highest = 14 if rules.ace_high else 13
     cards_by_index = _CARDS
     seq = MeldKind.SEQUENCE
-    raw = Meld._raw
+    raw = Meld.unchecked
     suit = base // 13
     own_two = base + 1
     nat_cards = _NATURALS_BY_RANK[suit]
@@ -336,7 +338,7 @@ def _groups_of_rank(
     for s in range(4):
         card = (_CARDS[s * 13 + rank - 1],)
         natural_sets = [acc + card * k for acc in natural_sets for k in range(per_suit[s] + 1)]
-    raw = Meld._raw
+    raw = Meld.unchecked
     group = MeldKind.GROUP
     for naturals in natural_sets:
         nat = len(naturals)
@@ -416,7 +418,7 @@ def _emit_sequences(
         k = len(places)
         if k == 0:
             cards = tuple(_CARDS[i] for i in naturals)
-            out.append(Meld._raw(MeldKind.SEQUENCE, cards, rules, suit, low, ()))
+            out.append(Meld.unchecked(MeldKind.SEQUENCE, cards, rules, suit, low, ()))
             continue
         # Natural cards used: a natural two of the suit also uses a copy of that two.
         used = [0] * 53
@@ -435,7 +437,7 @@ def _emit_sequences(
                 idx[place - low] = subs[j]
             cards = tuple(_CARDS[i] for i in idx)
             positions = tuple(p - low for p in ordered_places)
-            out.append(Meld._raw(MeldKind.SEQUENCE, cards, rules, suit, low, positions))
+            out.append(Meld.unchecked(MeldKind.SEQUENCE, cards, rules, suit, low, positions))
 
 
 def _combos(

@@ -19,7 +19,18 @@ __all__ = [
 
 
 class BiribaError(ValueError):
-    """Base class of every error the library raises on bad input."""
+    """Base class of every error the library raises on bad input.
+
+    :attr:`rule` is the id of the rule the error enforces (``"B4.2"``, see the rules
+    reference), or ``None`` where no rule applies (a malformed input).
+    """
+
+    #: The id of the rule the error enforces, or ``None`` for a malformed input.
+    rule: str | None
+
+    def __init__(self, message: str = "", *, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 class NotationError(BiribaError):
@@ -31,7 +42,8 @@ class InvalidMeldError(BiribaError):
 
 
 class IllegalMoveError(BiribaError):
-    """A move that is not legal in the position; the message names the rule (``B4.3``).
+    """A move that is not legal in the position; the message and :attr:`rule` name the
+    rule that forbids it (``B4.3``).
 
     The position is left exactly as it was.
     """
@@ -46,8 +58,10 @@ class AmbiguousMoveError(IllegalMoveError):
     #: The full moves (``add 0 5H -> ...``) the short text could mean, each legal.
     outcomes: tuple[object, ...]
 
-    def __init__(self, message: str, outcomes: tuple[object, ...] = ()) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, outcomes: tuple[object, ...] = (), *, rule: str | None = "B3.12"
+    ) -> None:
+        super().__init__(message, rule=rule)
         self.outcomes = outcomes
 
 
@@ -76,8 +90,9 @@ class RecordError(BiribaError):
         index: int | None = None,
         move: str | None = None,
         deal_index: int | None = None,
+        rule: str | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(message, rule=rule)
         self.index = index
         self.move = move
         self.deal_index = deal_index

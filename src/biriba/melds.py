@@ -20,16 +20,16 @@ import enum
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from biriba.cards import JOKER_INDEX, Card, Suit, parse_cards
+from biriba.cards import Card, Suit, parse_cards
 from biriba.errors import InvalidMeldError
 from biriba.rules import BIRIBA, RuleSet
 
 __all__ = [
+    "ONE_PLACE",
     "Meld",
     "MeldKind",
+    "natural_index",
 ]
-
-_CARDS: Final = tuple(Card.from_index(i) for i in range(53))
 
 
 class MeldKind(enum.Enum):
@@ -39,12 +39,7 @@ class MeldKind(enum.Enum):
     SEQUENCE = "sequence"
 
 
-def _is_wild(card: Card, rules: RuleSet) -> bool:
-    """Whether ``card`` can only be a substitute outside rank 2 of its own suit (B1.3)."""
-    return card.rank is None or (rules.twos_wild and card.rank == 2)
-
-
-def _natural_index(suit: int, rank: int) -> int:
+def natural_index(suit: int, rank: int) -> int:
     """The card index of the natural of ``suit`` at sequence rank ``rank`` (14 = high ace)."""
     return suit * 13 + (0 if rank == 14 else rank - 1)
 
@@ -88,7 +83,7 @@ class Meld:
         raise TypeError("build a Meld with Meld.parse(text) or Meld.from_cards(cards)")
 
     @classmethod
-    def _raw(
+    def unchecked(
         cls,
         kind: MeldKind,
         cards: tuple[Card, ...],
@@ -97,8 +92,14 @@ class Meld:
         low: int,
         subs: tuple[int, ...],
     ) -> Meld:
-        # The slots' own setters: the enumerator makes melds by the thousand, and these
-        # cost about half of object.__setattr__.
+        """A meld from parts already known to be valid, without any check: for the meld
+        enumerator and for extensions, which make melds by the thousand.
+
+        ``suit_or_rank`` is the suit of a sequence or the rank of a group, ``low`` the rank
+        the first card of a sequence stands at (0 for a group), ``subs`` the places of
+        the substitutes in ``cards``. Anything else should use :meth:`from_cards`.
+        """
+        # The slots' own setters cost about half of object.__setattr__.
         meld = _new(cls)
         _set_kind(meld, kind)
         _set_cards(meld, cards)
@@ -185,9 +186,8 @@ class Meld:
         try:
             return self._points
         except AttributeError:
-            values = self.rules.card_values
-            joker = self.rules.joker_value
-            found = sum(joker if c.rank is None else values[c.rank] for c in self.cards)
+            values = self.rules.values
+            found = sum([values[c.index] for c in self.cards])
             object.__setattr__(self, "_points", found)
             return found
 
@@ -229,8 +229,16 @@ class Meld:
             object.__setattr__(self, "_ext", cache)
         found = cache.get(card.index)
         if found is None:
-            found = cache[card.index] = _extensions(self, card)
+            found = cache[card.index] = _extensions(self, card)[0]
         return found
+
+    def extension_refusal(self, card: Card) -> tuple[str, str] | None:
+        """Why ``card`` cannot be added to this meld, as ``(rule id, reason)``, or ``None``
+        if it can (:meth:`extensions` is then not empty). Worked out by the same code as
+        :meth:`extensions`, so the two never disagree."""
+        if not isinstance(card, Card):
+            raise TypeError(f"Meld.extension_refusal expects a Card, got {type(card).__name__}")
+        return _extensions(self, card)[1]
 
     def candidate_indices(self) -> tuple[int, ...]:
         """The :attr:`Card.index` of every card that may extend the meld: a superset of
@@ -295,7 +303,7 @@ class Meld:
 #: every meld with one substitute there (fewer objects for the garbage collector).
 ONE_PLACE: Final = tuple((i,) for i in range(16))
 
-#: The setters of a meld's slots, for :meth:`Meld._raw`.
+#: The setters of a meld's slots, for :meth:`Meld.unchecked`.
 _new: Final = object.__new__
 _set_kind: Final = Meld.__dict__["kind"].__set__
 _set_cards: Final = Meld.__dict__["cards"].__set__
@@ -311,8 +319,9 @@ def _unpickle(text: str, rules_name: str) -> Meld:
 
 # ---------------------------------------------------------------------- validation
 def _fail(cards: Sequence[Card], reason: str) -> InvalidMeldError:
-    text = " ".join(str(c) for c in cards)
-    return InvalidMeldError(f"{text!r} is not a meld: {reason}")
+    """The error for ``cards``; ``reason`` starts with the id of the rule it enforces."""
+    text = " ".join(str(c) for c in cards[:20]) + (" ..." if len(cards) > 20 else "")
+    return InvalidMeldError(f"{text!r} is not a meld: {reason}", rule=reason.split(":", 1)[0])
 
 
 def _check_substitutes(cards: Sequence[Card], subs: int, naturals: int, rules: RuleSet) -> None:
@@ -330,7 +339,7 @@ def _validate(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
     if n < rules.min_meld:
         raise _fail(cards, f"B3.1: a meld has at least {rules.min_meld} cards")
     _check_copies(cards, rules)
-    fixed = [c for c in cards if not _is_wild(c, rules)]
+    fixed = [c for c in cards if not rules.is_wild(c)]
     if not fixed:
         raise _fail(
             cards,
@@ -369,9 +378,9 @@ def _validate_group(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSet) 
     subs = len(cards) - len(fixed)
     _check_substitutes(cards, subs, len(fixed), rules)
     ordered = tuple(sorted(fixed, key=_group_key)) + tuple(
-        sorted((c for c in cards if _is_wild(c, rules)), key=_group_key)
+        sorted((c for c in cards if rules.is_wild(c)), key=_group_key)
     )
-    return Meld._raw(
+    return Meld.unchecked(
         MeldKind.GROUP, ordered, rules, int(rank), 0, tuple(range(len(fixed), len(cards)))
     )
 
@@ -390,7 +399,7 @@ def _validate_sequence(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSe
     assert suit is not None
     if n > rules.max_sequence:
         raise _fail(cards, f"B3.2: a sequence has at most {rules.max_sequence} cards")
-    first_pos = next(i for i, c in enumerate(cards) if not _is_wild(c, rules))
+    first_pos = next(i for i, c in enumerate(cards) if not rules.is_wild(c))
     first_rank = cards[first_pos].rank
     assert first_rank is not None
     candidates = [first_rank - first_pos]
@@ -408,7 +417,7 @@ def _validate_sequence(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSe
                 i for i, c in enumerate(cards) if _acts_as_substitute(c, low + i, int(suit), rules)
             )
             _check_substitutes(cards, len(subs), n - len(subs), rules)
-            return Meld._raw(MeldKind.SEQUENCE, cards, rules, int(suit), low, subs)
+            return Meld.unchecked(MeldKind.SEQUENCE, cards, rules, int(suit), low, subs)
     raise _fail(cards, reason)
 
 
@@ -434,7 +443,7 @@ def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleS
             "ace, and there is no K-A-2 wrap"
         )
     for i, card in enumerate(cards):
-        if _is_wild(card, rules):
+        if rules.is_wild(card):
             continue
         if card.suit != suit:
             return "B3.1: a sequence is of one suit, and a group of one rank"
@@ -453,7 +462,7 @@ def _candidate_indices(meld: Meld) -> list[int]:
     """A superset of the cards that can extend ``meld``: its naturals' neighbours, the
     naturals its substitutes stand for, and the substitutes."""
     rules = meld.rules
-    wild = [JOKER_INDEX] + ([1, 14, 27, 40] if rules.twos_wild else [])
+    wild = list(rules.wild_indices)
     limit = rules.max_substitutes
     if limit is not None and len(meld._subs) >= limit:
         wild = []  # B3.10: no further substitute (a two may still come as a natural)
@@ -464,63 +473,108 @@ def _candidate_indices(meld: Meld) -> list[int]:
     low = meld._low
     high = low + len(meld.cards) - 1
     ranks = {low - 1, high + 1} | {low + p for p in meld._subs}
-    naturals = {_natural_index(suit, r) for r in ranks if 1 <= r <= 14}
+    naturals = {natural_index(suit, r) for r in ranks if 1 <= r <= 14}
     return sorted(naturals | set(wild))
 
 
-def _extensions(meld: Meld, card: Card) -> tuple[Meld, ...]:
+#: Why an addition fails, worst first: the reason :meth:`Meld.extension_refusal` gives
+#: when every place the card could go fails (a substitute count says more than "no
+#: room", which says more than "does not fit").
+_SUBSTITUTES, _ROOM, _FIT = 0, 1, 2
+
+
+def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, str] | None]:
+    """Every meld adding ``card`` to ``meld`` gives, and, when there is none, the rule
+    that refuses it and why: ``(results, None)`` or ``((), (rule id, reason))``."""
     rules = meld.rules
     cards = meld.cards
-    if cards.count(card) >= (rules.jokers if card.rank is None else rules.decks):
-        return ()  # B1.2: the pack holds no more copies of that card
+    if cards.count(card) >= rules.copies(card):
+        return (), ("B1.2", f"the pack holds only {rules.copies(card)} of {card}")
+    n_subs = len(meld._subs)
+    wild = rules.is_wild(card)
     if meld.kind is MeldKind.GROUP:
-        subs = len(meld._subs)
-        naturals = cards[: len(cards) - subs]
-        if _is_wild(card, rules):
-            limit = rules.max_substitutes
-            if (limit is not None and subs + 1 > limit) or subs + 1 > len(naturals):
-                return ()  # B3.3, B3.10
+        naturals = cards[: len(cards) - n_subs]
+        if wild:
+            refused = _substitute_limit(meld, n_subs + 1, len(naturals))
+            if refused is not None:
+                return (), refused
             new_subs = tuple(sorted((*cards[len(naturals) :], card), key=_group_key))
             new_cards = naturals + new_subs
+            n_nat = len(naturals)
         elif card.rank == meld._suit_or_rank:
             new_cards = tuple(sorted((*naturals, card), key=_group_key)) + cards[len(naturals) :]
+            n_nat = len(naturals) + 1
         else:
-            return ()
-        n_nat = len(new_cards) - len(meld._subs) - (1 if _is_wild(card, rules) else 0)
+            return (), ("B3.1", f"{card} is not of the rank of the group {meld}")
+        places = tuple(range(n_nat, len(new_cards)))
         return (
-            Meld._raw(
-                MeldKind.GROUP,
-                new_cards,
-                rules,
-                meld._suit_or_rank,
-                0,
-                tuple(range(n_nat, len(new_cards))),
-            ),
-        )
+            Meld.unchecked(MeldKind.GROUP, new_cards, rules, meld._suit_or_rank, 0, places),
+        ), None
     if rules.high_ace_closes_meld and meld._low + len(cards) - 1 == 14:
-        return ()  # Z3.3: a sequence ending with an ace is closed
+        return (), ("Z3.3", f"{meld} ends with an ace and is closed to every addition")
     low = meld._low
     suit = meld._suit_or_rank
     # The card at either end, or (B3.9) in place of the substitute whose rank it is, the
     # substitute moving to one end.
-    places: list[int | None] = [None]
+    places_to_try: list[int | None] = [None]
     for pos in meld._subs:
         rank = low + pos
-        if card.index == _natural_index(suit, rank) and not _acts_as_substitute(
+        if card.index == natural_index(suit, rank) and not _acts_as_substitute(
             card, rank, suit, rules
         ):
-            places.append(pos)
+            places_to_try.append(pos)
     found: list[Meld] = []
-    for replace in places:
+    worst = _FIT
+    for replace in places_to_try:
         for at_low in (True, False):
             result = _grown(meld, card, at_low, replace)
-            if result is not None and result not in found:
-                found.append(result)
-    return tuple(found)
+            if isinstance(result, Meld):
+                if result not in found:
+                    found.append(result)
+            else:
+                worst = min(worst, result)
+    if found:
+        return tuple(found), None
+    if worst == _SUBSTITUTES:
+        refused = _substitute_limit(meld, n_subs + 1, len(cards) + 1 - n_subs - 1)
+        if refused is None:  # pragma: no cover - _grown reported a count over the limit
+            refused = ("B3.3", f"{card} would bring {meld} too many substitutes")
+        return (), refused
+    if worst == _ROOM:
+        if len(places_to_try) > 1:
+            return (), (
+                "B3.9",
+                f"{card} would take the substitute's place in {meld}, and neither end can "
+                f"take the substitute (B3.2)",
+            )
+        return (), (
+            "B3.2",
+            f"{meld} has no room for {card}: at most {rules.max_sequence} cards, nothing "
+            f"below a low ace or above a high ace",
+        )
+    return (), ("B3.12", f"{card} does not fit at either end of {meld}")
 
 
-def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | None:
-    """``meld`` with one more card, or ``None`` if that breaks a rule.
+def _substitute_limit(meld: Meld, subs: int, naturals: int) -> tuple[str, str] | None:
+    """Why a meld may not hold ``subs`` substitutes beside ``naturals`` naturals (B3.3,
+    B3.10, Z3.4), or ``None`` if it may."""
+    limit = meld.rules.max_substitutes
+    held = len(meld._subs)
+    if limit is not None and subs > limit:
+        holds = "a substitute" if held == 1 else f"{held} substitutes"
+        allowed = "one" if limit == 1 else f"{limit}"
+        return (
+            "B3.10",
+            f"{meld} already holds {holds}, and a meld holds at most {allowed} (B3.3)",
+        )
+    if subs > naturals:
+        return ("B3.3", f"{meld} would hold more substitutes than natural cards")
+    return None
+
+
+def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | int:
+    """``meld`` with one more card, or why not (:data:`_SUBSTITUTES`, :data:`_ROOM`,
+    :data:`_FIT`).
 
     Without ``replace``, ``card`` goes to the low or the high end. With it, ``card`` takes
     the place of the substitute at ``replace`` and that substitute goes to the end. Every
@@ -532,22 +586,22 @@ def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | 
     suit = meld._suit_or_rank
     new_low = meld._low - 1 if at_low else meld._low
     if n + 1 > rules.max_sequence:
-        return None  # B3.2
+        return _ROOM  # B3.2
     if new_low < (1 if rules.ace_low else 2) or new_low + n > (14 if rules.ace_high else 13):
-        return None  # B3.2: nothing below a low ace or above a high ace
+        return _ROOM  # B3.2: nothing below a low ace or above a high ace
     if replace is None:
         incoming, rest = card, cards
     else:
         incoming, rest = cards[replace], (*cards[:replace], card, *cards[replace + 1 :])
     end_rank = new_low if at_low else new_low + n
-    if incoming.index == _natural_index(suit, end_rank) and not _acts_as_substitute(
+    if incoming.index == natural_index(suit, end_rank) and not _acts_as_substitute(
         incoming, end_rank, suit, rules
     ):
         incoming_sub = False
-    elif _is_wild(incoming, rules):
+    elif rules.is_wild(incoming):
         incoming_sub = True
     else:
-        return None
+        return _FIT
     shift = 1 if at_low else 0
     subs = [p + shift for p in meld._subs if p != replace]
     if incoming_sub:
@@ -555,7 +609,7 @@ def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | 
         subs.sort()
     limit = rules.max_substitutes
     if (limit is not None and len(subs) > limit) or 2 * len(subs) > n + 1:
-        return None  # B3.3, B3.10
+        return _SUBSTITUTES  # B3.3, B3.10
     new_cards = (incoming, *rest) if at_low else (*rest, incoming)
     places = ONE_PLACE[subs[0]] if len(subs) == 1 else tuple(subs)
-    return Meld._raw(MeldKind.SEQUENCE, new_cards, rules, suit, new_low, places)
+    return Meld.unchecked(MeldKind.SEQUENCE, new_cards, rules, suit, new_low, places)

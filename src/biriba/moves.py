@@ -15,7 +15,7 @@ or, with the stock empty, a :class:`Pass`; then any number of :class:`LayMeld` a
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 import attrs
 
@@ -182,6 +182,32 @@ class Discard(Move):
 
 
 _BARE: dict[str, Move] = {"draw": DrawStock(), "take": TakeDiscard(), "pass": Pass()}
+
+
+def lay_unchecked(meld: Meld) -> LayMeld:
+    """``LayMeld(meld)`` without the type check, for a move generator that knows ``meld``
+    is a :class:`Meld`."""
+    move = _new(LayMeld)
+    _set_lay_meld(move, meld)
+    return move
+
+
+def add_unchecked(index: int, card: Card, result: Meld | None) -> AddToMeld:
+    """``AddToMeld(index, card, result)`` without the checks, for a move generator that
+    knows the values are valid."""
+    move = _new(AddToMeld)
+    _set_add_index(move, index)
+    _set_add_card(move, card)
+    _set_add_result(move, result)
+    return move
+
+
+# The slots' own setters: about half the cost of object.__setattr__, on the hottest path.
+_new: Final = object.__new__
+_set_lay_meld: Final = LayMeld.__dict__["meld"].__set__
+_set_add_index: Final = AddToMeld.__dict__["index"].__set__
+_set_add_card: Final = AddToMeld.__dict__["card"].__set__
+_set_add_result: Final = AddToMeld.__dict__["result"].__set__
 
 
 def _parse_add(text: str, rest: list[str], rules: RuleSet) -> AddToMeld:

@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from biriba.cards import Card, full_pack
+from biriba.cards import Card
 from biriba.errors import BiribaError, InvalidMeldError, InvalidPositionError, NotationError
 from biriba.melds import Meld
-from biriba.rules import RuleSet
+from biriba.rules import RuleSet, full_pack
 
 if TYPE_CHECKING:
     from biriba.deal import Deal

@@ -13,6 +13,7 @@ from typing import Final
 
 import attrs
 
+from biriba.cards import CARDS, JOKER, JOKER_INDEX, Card
 from biriba.errors import BiribaError
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "PileRestriction",
     "RuleSet",
     "StockExhausted",
+    "full_pack",
 ]
 
 
@@ -149,8 +151,6 @@ class RuleSet:
     full_sequence_bonus: tuple[int, int] | None = (1000, 500)
     #: Bonus for a clean / dirty group biriba (B8.3; Z5.1: 1000 more than a sequence).
     group_bonus: tuple[int, int] = (300, 150)
-    #: Bonus for a biriba made only of jokers, or ``None`` (Z5.1).
-    joker_biriba_bonus: int | None = None
     #: The bonus suit's extra for a clean / dirty biriba, or ``None`` without kózi (V1).
     bonus_suit_bonus: tuple[int, int] | None = None
     #: Points for the team that closes (B8.5, Z5.1).
@@ -165,6 +165,10 @@ class RuleSet:
     target: int = attrs.field(default=5000, validator=_positive)
     #: Whether a total must be strictly above the target to end the match (B9.2).
     target_strict: bool = True
+
+    # --- derived once from the fields above, for the rules' questions below ---
+    _values: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    _wild_indices: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -186,6 +190,37 @@ class RuleSet:
             raise BiribaError("RuleSet.max_substitutes must not be negative")
         if not (self.ace_low or self.ace_high):
             raise BiribaError("RuleSet: an ace must be able to stand low or high (B3.2)")
+        values = tuple(self.card_values[i % 13 + 1] for i in range(JOKER_INDEX))
+        object.__setattr__(self, "_values", (*values, self.joker_value))
+        wild = tuple(c.index for c in CARDS if c.rank is None or (self.twos_wild and c.rank == 2))
+        object.__setattr__(self, "_wild_indices", wild)
+
+    # ------------------------------------------------------------------ the rules' questions
+    def card_value(self, card: Card) -> int:
+        """What ``card`` is worth in melds and in hands (B8.1, Z1.3; :attr:`card_values`)."""
+        return self._values[card.index]
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Every card's value (:meth:`card_value`), indexed by :attr:`Card.index
+        <biriba.Card.index>`: for scoring hands held as 53 counts."""
+        return self._values
+
+    def is_wild(self, card: Card) -> bool:
+        """Whether ``card`` is a substitute by nature (B1.3, Z1.2): a joker, or a two when
+        :attr:`twos_wild`. A two of a sequence's own suit at rank 2 is still natural there
+        (B3.6) unless :attr:`twos_always_wild`."""
+        return card.index in self._wild_indices
+
+    @property
+    def wild_indices(self) -> tuple[int, ...]:
+        """The :attr:`Card.index <biriba.Card.index>` of every card :meth:`is_wild` says is
+        a substitute, in index order (the twos by suit, then the joker)."""
+        return self._wild_indices
+
+    def copies(self, card: Card) -> int:
+        """How many copies of ``card`` the pack holds (B1.2): one per deck, or the jokers."""
+        return self.jokers if card.index == JOKER_INDEX else self.decks
 
     @property
     def pack_size(self) -> int:
@@ -240,9 +275,20 @@ BURACO: Final = RuleSet(
     sequence_bonus=(200, 100),  # Z5.1
     full_sequence_bonus=None,  # Z5.1
     group_bonus=(1200, 1100),  # Z5.1: a canastra bonus plus 1000 for a group
-    joker_biriba_bonus=1000,  # Z5.1
     target=2000,  # Z5.2
     target_strict=False,  # Z5.2 "played to a target"
 )
 
 _PRESETS: Final = {r.name: r for r in (BIRIBA, BURACO)}
+
+
+def full_pack(rules: RuleSet | None = None) -> tuple[Card, ...]:
+    """The rule set's whole pack in a fixed order: each deck's 52 cards, then the jokers.
+
+    ``full_pack()`` is the 108 cards of ``biriba`` (B1.2).
+    """
+    if rules is None:
+        rules = BIRIBA
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"full_pack expects a RuleSet, got {type(rules).__name__}")
+    return CARDS[:JOKER_INDEX] * rules.decks + (JOKER,) * rules.jokers

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from biriba.cards import Card, full_pack
+from biriba.cards import Card
 from biriba.melds import Meld
 from biriba.moves import Move
-from biriba.rules import RuleSet
+from biriba.rules import RuleSet, full_pack
 from biriba.scoring import DealScore, TeamScore
 
 if TYPE_CHECKING:

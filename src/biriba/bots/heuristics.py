@@ -9,12 +9,12 @@ from typing import Protocol
 
 import attrs
 
-from biriba.cards import Card, full_pack
+from biriba.cards import Card
 from biriba.deal import Deal, Phase
 from biriba.enumeration import melds_from_counts
 from biriba.melds import Meld
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
-from biriba.rules import PileRestriction, RuleSet
+from biriba.rules import PileRestriction, RuleSet, full_pack
 
 __all__ = ["Table", "discard_danger", "greedy_choice", "pile_use", "table_of", "take_melds"]
 
