@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from biriba import Deal, Meld, Phase
+from biriba import Deal, Meld, Phase, engine, enumeration
 
 HERE = Path(__file__).parent
 
@@ -34,11 +34,7 @@ def cpu_name() -> str:
 
 def clear_caches() -> None:
     """Forget every cached move list and meld list (the melds of new deals start cold)."""
-    from biriba import engine as engines
-    from biriba import enumeration
-
-    for engine in engines.ENGINES.values():
-        engine.finish_cache.clear()
+    engine.clear_caches()
     for plan in enumeration._PLANS.values():
         plan.cache.clear()
 
@@ -137,30 +133,31 @@ def legal_moves_rates(positions: list[dict[str, Any]]) -> tuple[float, float, fl
     """``legal_moves()`` per second over ``positions``: (cold, regenerated, cached).
 
     Cold: every cache emptied before each call, so nothing about the position is known.
-    Regenerated: the deal's remembered list dropped before each call, so the whole list is
-    made again, from the library's caches of melds by suit and by rank as earlier calls
+    Regenerated: the whole list made again by the engine (the deal's remembered list is
+    not used), from the library's caches of melds by suit and by rank as earlier calls
     left them. Cached: the deal's list of its current position, as a second call gets it.
     """
     cold_time = 0.0
     for data in positions:
         deal = Deal.from_dict(data)
         # from_dict checks that a legal move exists, which warms the caches: give the
-        # deal fresh meld objects and clear the global caches, so nothing is cached.
-        deal._melds = tuple(tuple(Meld.parse(str(m)) for m in ms) for ms in deal._melds)
-        deal._memo = None
+        # position fresh meld objects and clear the global caches, so nothing is cached.
+        fresh = tuple(tuple(Meld.parse(str(m)) for m in ms) for ms in deal.position.melds)
+        position = deal.position._replace(melds=fresh)
+        rules_engine = engine.engine_for(deal.rules)
         clear_caches()
         start = time.perf_counter()
-        deal.legal_moves()
+        rules_engine.legal_moves(position)
         cold_time += time.perf_counter() - start
     deals = [Deal.from_dict(d) for d in positions]
     for deal in deals:
         deal.legal_moves()
     rounds = 20
+    pairs = [(engine.engine_for(deal.rules), deal.position) for deal in deals]
     start = time.perf_counter()
     for _ in range(rounds):
-        for deal in deals:
-            deal._memo = None
-            deal.legal_moves()
+        for rules_engine, position in pairs:
+            rules_engine.legal_moves(position)
     regenerated = rounds * len(deals) / (time.perf_counter() - start)
     rounds = 50
     start = time.perf_counter()

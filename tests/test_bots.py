@@ -13,7 +13,7 @@ import pytest
 from biriba import BiribaError, Deal, Move, records
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
 from biriba.cli import main
-from biriba.play import run_play
+from biriba.terminal import run_play
 from biriba.simulate import simulate
 
 from .helpers import position

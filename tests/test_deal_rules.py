@@ -435,7 +435,8 @@ def test_add_with_a_choice_is_listed_in_full_and_short_form_is_ambiguous() -> No
 def test_short_form_where_there_is_no_choice() -> None:
     deal = deal_at(hands={0: "8H KS QS"}, melds=(["4H 5H JK 7H"], []))
     assert "add 0 8H" in texts(deal)
-    assert deal.is_legal("add 0 8H -> 4H 5H JK 7H 8H")  # the full form is accepted too
+    # Each legal addition has one text: the full form is refused where there is no choice.
+    rejects(deal, "add 0 8H -> 4H 5H JK 7H 8H", "B3.12")
     deal.play(Move.parse("add 0 8H"))
     assert str(deal.melds(0)[0]) == "4H 5H JK 7H 8H"
 

@@ -4,7 +4,7 @@ The generator accepts a meld or an addition without a look-ahead when enough car
 in hand, one of them not the card B4.2 bars from the discard. These tests play random
 deals, taking the discard pile often so that barred cards and large hands occur, and
 check at every play-phase position that the shortcut accepts exactly what the full
-look-ahead (``Engine.after_ok`` on every candidate) accepts.
+look-ahead (``Engine.after_refusal`` on every candidate) accepts.
 """
 
 from __future__ import annotations
@@ -15,22 +15,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from biriba import BIRIBA, AddToMeld, Deal, Discard, LayMeld, Move, Phase, RuleSet, TakeDiscard
-from biriba.engine import _additions, engine_for
+from biriba.engine import additions, engine_for
 from biriba.enumeration import melds_from_counts
 
 
 def looked_ahead(deal: Deal) -> set[str]:
     """The melds and additions of the position that the full look-ahead allows."""
     engine = engine_for(deal.rules)
-    key = deal._key()
-    counts, melds, _, _, _ = key
+    situation = engine.situation(deal.position)
+    counts, melds, _, _, _ = situation
     size = sum(counts)
     out: set[str] = set()
     for meld in melds_from_counts(counts, deal.rules):
-        if engine.after_ok(key, size, meld.cards, (*melds, meld)):
+        if engine.after_refusal(situation, size, meld.cards, (*melds, meld)) is None:
             out.add(str(LayMeld(meld)))
-    for i, card, result, choice in _additions(counts, melds):
-        if engine.after_ok(key, size, (card,), (*melds[:i], result, *melds[i + 1 :])):
+    for i, card, result, choice in additions(counts, melds):
+        after = (*melds[:i], result, *melds[i + 1 :])
+        if engine.after_refusal(situation, size, (card,), after) is None:
             out.add(str(AddToMeld(i, card, result if choice else None)))
     return out
 

@@ -10,7 +10,7 @@ Cards, rule sets and melds::
 
 from biriba import records
 from biriba.cards import JOKER, Card, Rank, Suit, format_cards, parse_cards
-from biriba.deal import Deal, Phase, team_of
+from biriba.deal import Deal, Phase, PlayerView, team_of
 from biriba.enumeration import enumerate_melds
 from biriba.errors import (
     AmbiguousMoveError,
@@ -26,7 +26,6 @@ from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
 from biriba.rules import BIRIBA, BURACO, PileRestriction, RuleSet, StockExhausted, full_pack
 from biriba.scoring import DealScore, TeamScore, score_team
-from biriba.view import PlayerView
 
 __version__ = "0.1.0.dev0"
 

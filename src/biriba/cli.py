@@ -28,7 +28,7 @@ def _demo(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _play(args: argparse.Namespace, out: TextIO) -> int:
-    from biriba.play import run_play
+    from biriba.terminal import run_play
 
     return run_play(sys.stdin, out, seed=args.seed, seat=args.seat)
 

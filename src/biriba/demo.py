@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from biriba.bots import GreedyBot
 from biriba.deal import Deal
 from biriba.moves import Discard, Pass
 from biriba.rules import BIRIBA, RuleSet
@@ -20,8 +21,6 @@ def run_demo(
     The moves are printed turn by turn, then the table at the end and the score
     breakdown. Returns the finished deal.
     """
-    from biriba.bots import GreedyBot
-
     stream = out if out is not None else sys.stdout
     deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
     bots = [GreedyBot(seed=f"{seed}/{s}") for s in range(rules.players)]

@@ -1,25 +1,99 @@
-"""The legal-move generator: an internal module of the deal engine.
+"""The rules of a turn, on positions: dealing, legal moves, refusals, applying a move.
 
-One :class:`Engine` per rule set lists the legal moves of a player from what the rules
-make them depend on: the hand (as card counts), the partnership's melds, whether it has
-received its reserve, the packet it would receive, and the card B4.2 bars. Deals and
-player views share it, so both list exactly the same moves.
+One :class:`Engine` per rule set (:func:`engine_for`) answers every question a deal asks
+of the rules, on immutable :class:`~biriba.position.Position` values:
+
+- :meth:`Engine.first_position`: the position a shuffled pack deals (B2);
+- :meth:`Engine.legal_moves`: every legal move (B4), each once;
+- :meth:`Engine.refusal`: why one move is illegal, as a :class:`Refusal` (a rule id and
+  one sentence), or ``None`` if it is legal;
+- :meth:`Engine.apply`: the position after a legal move.
+
+Legality and its reason come from the same checks: the generator keeps a candidate move
+exactly when the check that :meth:`~Engine.refusal` runs on it finds nothing, so a
+reason can never disagree with the list. :class:`~biriba.Deal` and
+:class:`~biriba.PlayerView` both use this module, and the bots use it to ask what a
+seat could do after taking the pile.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from itertools import compress
-from typing import Final
+from typing import Final, NamedTuple
 
-from biriba.cards import Card
+from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, counts_of, format_cards
 from biriba.enumeration import meld_parts, melds_from_counts
+from biriba.errors import InvalidMeldError
 from biriba.melds import Meld
-from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
-from biriba.rules import PileRestriction, RuleSet
+from biriba.moves import (
+    AddToMeld,
+    Discard,
+    DrawStock,
+    LayMeld,
+    Move,
+    Pass,
+    TakeDiscard,
+    add_unchecked,
+    lay_unchecked,
+)
+from biriba.position import Phase, Position, replaced
+from biriba.rules import PileRestriction, RuleSet, StockExhausted, full_pack
 
-CARDS: Final = tuple(Card.from_index(i) for i in range(53))
-EMPTY_COUNTS: Final = (0,) * 53
+__all__ = [
+    "DISCARDS",
+    "Engine",
+    "MoveList",
+    "Refusal",
+    "Situation",
+    "engine_for",
+    "has_biriba",
+    "unsupported",
+]
+
+
+class Refusal(NamedTuple):
+    """Why a move is illegal: the id of the rule that forbids it and one sentence."""
+
+    #: The rule's id in the rules reference (``"B4.2"``).
+    rule: str
+    #: One sentence saying what is wrong.
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.reason}"
+
+
+class Situation(NamedTuple):
+    """What the play-phase moves of the player to move depend on, and nothing else."""
+
+    #: The hand, as 53 card counts.
+    hand: Counts
+    #: The team's melds.
+    melds: tuple[Meld, ...]
+    #: Whether the team has received its reserve (B5.1).
+    received: bool
+    #: The packet the team would receive by emptying its hand (B5.1), or ``None`` once
+    #: received or with none left. A view that cannot see it holds a stand-in of the
+    #: right size (:meth:`Engine.hidden_situation`).
+    packet: tuple[Card, ...] | None
+    #: The card B4.2 bars from the discard this turn, or ``None``.
+    pile_card: Card | None
+
+
+def has_biriba(melds: Iterable[Meld]) -> bool:
+    """Whether a team's melds include a biriba (B3.7)."""
+    return any(m.is_biriba for m in melds)
+
+
+def _minus(counts: Counts, cards: Iterable[Card]) -> Counts:
+    """``counts`` less ``cards``."""
+    out = list(counts)
+    for card in cards:
+        out[card.index] -= 1
+    return tuple(out)
+
+
 _DRAW: Final = DrawStock()
 _TAKE: Final = TakeDiscard()
 _PASS: Final = Pass()
@@ -28,215 +102,661 @@ _DRAW_ONLY: Final[tuple[Move, ...]] = (_DRAW,)
 _TAKE_OR_PASS: Final[tuple[Move, ...]] = (_TAKE, _PASS)
 _PASS_ONLY: Final[tuple[Move, ...]] = (_PASS,)
 
+#: The discard of each card, by :attr:`Card.index <biriba.Card.index>`: one shared object each.
+DISCARDS: Final = tuple(Discard(c) for c in CARDS)
 
-def counts_of(cards: Iterable[Card]) -> tuple[int, ...]:
-    """The 53 counts of ``cards``, indexed by :attr:`Card.index <biriba.Card.index>`."""
-    counts = [0] * 53
-    for card in cards:
-        counts[card.index] += 1
-    return tuple(counts)
-
-
-def cards_of(counts: tuple[int, ...]) -> tuple[Card, ...]:
-    """The cards of 53 counts, in the library's sort order."""
-    out: list[Card] = []
-    for i, n in enumerate(counts):
-        if n:
-            out.extend((CARDS[i],) * n)
-    return tuple(out)
+#: How many look-ahead answers (B4.5) an engine keeps before it empties its cache. Small
+#: on purpose: a large cache of tuples makes Python's garbage collector slow everything.
+_FINISH_CACHE_LIMIT: Final = 4096
 
 
-def has_biriba(melds: tuple[Meld, ...]) -> bool:
-    """Whether a partnership's melds include a biriba (B3.7)."""
-    return any(m.is_biriba for m in melds)
+class MoveList:
+    """The legal moves of a play-phase position: a tuple, with a set built when first
+    asked whether a move is in it."""
 
+    __slots__ = ("_set", "moves")
 
-def _minus(counts: tuple[int, ...], cards: Iterable[Card]) -> tuple[int, ...]:
-    """``counts`` less ``cards``."""
-    out = list(counts)
-    for card in cards:
-        out[card.index] -= 1
-    return tuple(out)
+    def __init__(self, moves: tuple[Move, ...]) -> None:
+        #: The moves, in the generator's order.
+        self.moves = moves
+        self._set: frozenset[Move] | None = None
 
+    def __contains__(self, move: object) -> bool:
+        for listed in self.moves:
+            if listed is move:
+                return True
+        found = self._set
+        if found is None:
+            found = self._set = frozenset(self.moves)
+        return move in found
 
-# A play-phase situation, as far as the legal moves of the player to move depend on it:
-# the hand's counts, the partnership's melds, whether it has received its reserve, the
-# packet it would receive (None once received, or with none left), and the card B4.2
-# bars from the discard.
-Key = tuple[tuple[int, ...], tuple[Meld, ...], bool, "tuple[Card, ...] | None", "Card | None"]
+    def __len__(self) -> int:
+        return len(self.moves)
 
-
-#: How many look-ahead answers the engine keeps. Small on purpose: a large cache makes
-#: Python's garbage collector slow everything down. (There is no cache of whole move
-#: lists: most positions of a playout are new, so it cost more than it saved; each deal
-#: remembers the list of its current position.)
-_CACHE_LIMIT: Final = 4096
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.moves)
 
 
 class Engine:
-    """The legal-move generator for one rule set, with its caches."""
+    """The rules of a turn under one rule set, with the caches that make them fast.
+
+    Get one with :func:`engine_for`; engines hold no position, only rule-derived values
+    and caches, so one engine serves every deal of its rule set.
+    """
 
     def __init__(self, rules: RuleSet) -> None:
+        #: The rule set.
         self.rules = rules
-        self.keep = rules.keep_after_melding
-        self.reserve_needs_biriba = rules.reserve_needs_biriba
-        self.close_needs_biriba = rules.close_needs_biriba
-        self.keep2 = max(2, rules.keep_after_melding)
-        #: The value of each card index (B8.1), for scoring hands held as counts.
-        self.values = (*tuple(rules.card_values[i % 13 + 1] for i in range(52)), rules.joker_value)
-        self.finish_cache: dict[Key, bool] = {}
+        self._players = rules.players
+        self._teams = rules.teams
+        #: A hand of at least this many cards, one of them not the barred card, can
+        #: always end the turn with a discard (B4.3: two kept, or ``keep_after_melding``
+        #: when that is more).
+        self.free_hand = max(2, rules.keep_after_melding)
+        #: A packet of the right size whose cards do not matter, for a seat that cannot
+        #: see the real one (sound when packets hold five or more cards: see
+        #: :meth:`hidden_situation`).
+        self.stand_in_packet = full_pack(rules)[: rules.reserve_size]
+        self._finish_cache: dict[Situation, bool] = {}
 
-    # ------------------------------------------------------------ the last card
-    def last_card_discard_ok(
-        self, melds: tuple[Meld, ...], received: bool, packet: tuple[Card, ...] | None
-    ) -> bool:
-        """Whether discarding the last card is allowed: B5.4 reserve, B6.1 close, or V7."""
-        biriba = has_biriba(melds)
-        if packet is not None and (biriba or not self.reserve_needs_biriba):
-            return True
-        if received and (biriba or not self.close_needs_biriba):
-            return True
-        return self.keep <= 1
+    # ============================================================== dealing (B2)
+    def first_position(self, pack: Iterable[Card], dealer: int) -> Position:
+        """The position that dealing ``pack`` (shuffled) gives, by B2.3.
 
-    def can_receive(self, melds: tuple[Meld, ...], packet: tuple[Card, ...] | None) -> bool:
-        """Whether emptying the hand now receives the reserve (B5.2)."""
-        return packet is not None and (not self.reserve_needs_biriba or has_biriba(melds))
-
-    # ------------------------------------------------------------ melding options
-    def options(self, key: Key) -> Iterator[tuple[tuple[Card, ...], tuple[Meld, ...]]]:
-        """Every meld and addition of the cards in hand, before any check of what follows,
-        as ``(cards leaving the hand, the team's melds after)``."""
-        counts, melds, _, _, _ = key
-        for meld in melds_from_counts(counts, self.rules):
-            yield meld.cards, (*melds, meld)
-        for i, card, result, _ in _additions(counts, melds):
-            yield (card,), (*melds[:i], result, *melds[i + 1 :])
-
-    def after_ok(
-        self, key: Key, size: int, removed: tuple[Card, ...], new_melds: tuple[Meld, ...]
-    ) -> bool:
-        """Whether the turn can still end legally after ``removed`` leaves the hand (B4.5).
-
-        The hand may empty only by receiving the reserve (B4.3, B5.2, B5.3).
+        From the front of the pack: one card at a time to each player, starting with the
+        seat after the dealer; then the reserve packets, the first of them the top packet
+        (B5.1); then the up-card that starts the discard pile, when the rule set turns
+        one up; the rest is the stock, whose top card (its last) is the next card of the
+        pack.
         """
-        counts, _, received, packet, pile_card = key
-        left = size - len(removed)
-        if left <= 0:
-            if not self.can_receive(new_melds, packet):
-                return False
-            assert packet is not None
-            return self.can_finish((counts_of(packet), new_melds, True, None, pile_card))
-        if left >= self.keep2 and (
-            pile_card is None or counts[pile_card.index] - removed.count(pile_card) < left
-        ):
-            return True
-        return self.can_finish((_minus(counts, removed), new_melds, received, packet, pile_card))
+        rules = self.rules
+        cards = list(pack)
+        n = self._players
+        pos = 0
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(n * rules.hand_size):
+            hands[(dealer + 1 + i) % n].append(cards[pos])
+            pos += 1
+        reserves = []
+        for _ in range(rules.reserve_count):
+            reserves.append(tuple(cards[pos : pos + rules.reserve_size]))
+            pos += rules.reserve_size
+        pile: tuple[Card, ...] = ()
+        if rules.up_card:
+            pile = (cards[pos],)
+            pos += 1
+        return Position(
+            dealer=dealer,
+            seat=(dealer + 1) % n,  # B2.4
+            phase=Phase.DRAW,
+            hands=tuple(counts_of(h) for h in hands),
+            sizes=tuple(len(h) for h in hands),
+            known=(EMPTY_COUNTS,) * n,
+            melds=((),) * self._teams,
+            stock=tuple(cards[pos:][::-1]),
+            pile=pile,
+            reserves=tuple(reserves),
+            received=(False,) * self._teams,
+            unactivated=(None,) * self._teams,
+            passes=0,
+            pile_card=None,
+            closed_by=None,
+        )
 
-    # ------------------------------------------------------------ look-ahead (B4.5)
-    def can_finish(self, key: Key) -> bool:
-        """Whether the player can still end the turn legally from ``key`` (B4.5)."""
-        counts, melds, received, packet, pile_card = key
-        size = sum(counts)
-        barred = counts[pile_card.index] if pile_card is not None else 0
-        if size >= self.keep2 and barred < size:
-            return True
-        if size == 1 and not barred and self.last_card_discard_ok(melds, received, packet):
-            return True
-        found = self.finish_cache.get(key)
-        if found is None:
-            if len(self.finish_cache) > _CACHE_LIMIT:
-                self.finish_cache.clear()
-            found = any(
-                self.after_ok(key, size, removed, after) for removed, after in self.options(key)
-            )
-            self.finish_cache[key] = found
-        return found
+    # ============================================================== situations
+    def situation(self, position: Position) -> Situation:
+        """The :class:`Situation` of the player to move in ``position``."""
+        seat = position.seat
+        team = seat % self._teams
+        received = position.received[team]
+        reserves = position.reserves
+        packet = None if received or not reserves else reserves[0]
+        return Situation(
+            position.hands[seat], position.melds[team], received, packet, position.pile_card
+        )
 
-    # ------------------------------------------------------------ the draw phase
-    def take_ok(
+    def hidden_situation(
         self,
-        hand: tuple[int, ...],
-        size: int,
-        pile: Sequence[Card],
+        hand: Counts,
         melds: tuple[Meld, ...],
         received: bool,
-        packet: tuple[Card, ...] | None,
-    ) -> bool:
-        """Whether the player may take the discard pile (B4.1, B4.2, B4.5; Z4.4)."""
-        if not pile:
-            return False
-        restriction = self.rules.pile_restriction
-        if restriction is PileRestriction.NO_TAKE_WITH_ONE_CARD and len(pile) == 1 and size == 1:
-            return False
-        pile_card = (
-            pile[0] if len(pile) == 1 and restriction is PileRestriction.NO_DISCARD_BACK else None
-        )
-        if (pile_card is None or hand[pile_card.index] < size) and (size + len(pile) >= self.keep2):
-            return True  # a card other than the barred one can go, leaving one or more
-        counts = list(hand)
+        reserves_left: int,
+        pile_card: Card | None,
+    ) -> Situation:
+        """The :class:`Situation` of a seat that knows only how many packets are left.
+
+        The moves depend on the packet's cards only once the hand empties into it, and
+        then only on whether the turn can end: a packet of five or more cards always
+        holds a card other than the barred one (the pack has at most four copies of a
+        card in the presets' decks), so any packet of the right size gives the same moves.
+        Callers with smaller packets must use the real cards.
+        """
+        packet = None if received or not reserves_left else self.stand_in_packet
+        return Situation(hand, melds, received, packet, pile_card)
+
+    def barred_after_take(self, pile: tuple[Card, ...]) -> Card | None:
+        """The card B4.2 bars from the discard after taking ``pile``: its one card, when
+        the pile held exactly one and the rule set has B4.2; else ``None``."""
+        if len(pile) == 1 and self.rules.pile_restriction is PileRestriction.NO_DISCARD_BACK:
+            return pile[0]
+        return None
+
+    def after_take(self, situation: Situation, pile: tuple[Card, ...]) -> Situation:
+        """The :class:`Situation` after taking ``pile`` into the hand (B4.1, B4.2)."""
+        counts = list(situation.hand)
         for card in pile:
             counts[card.index] += 1
-        return self.can_finish((tuple(counts), melds, received, packet, pile_card))
+        return situation._replace(hand=tuple(counts), pile_card=self.barred_after_take(pile))
+
+    # ============================================================== legal moves
+    def legal_moves(self, position: Position) -> tuple[Move, ...]:
+        """Every legal move in ``position``, each once; empty only once it is over."""
+        phase = position.phase
+        if phase is Phase.PLAY:
+            return self.play_moves(self.situation(position), position.sizes[position.seat]).moves
+        if phase is Phase.DRAW:
+            return self.draw_moves(
+                self.situation(position),
+                position.sizes[position.seat],
+                position.pile,
+                self.stock_open(len(position.stock)),
+            )
+        return ()
+
+    def stock_open(self, stock_size: int) -> bool:
+        """Whether a stock of ``stock_size`` cards may still be drawn from (B4.4, V7)."""
+        return stock_size > self.rules.stock_end_remaining
 
     def draw_moves(
-        self,
-        hand: tuple[int, ...],
-        size: int,
-        pile: Sequence[Card],
-        melds: tuple[Meld, ...],
-        received: bool,
-        packet: tuple[Card, ...] | None,
-        stock_open: bool,
+        self, situation: Situation, size: int, pile: tuple[Card, ...], stock_open: bool
     ) -> tuple[Move, ...]:
-        """The legal moves of the draw phase (B4.1, B4.4)."""
-        take = self.take_ok(hand, size, pile, melds, received, packet)
+        """The legal moves of the draw phase (B4.1, B4.4), ``size`` the cards in hand."""
+        take = self.take_refusal(situation, size, pile) is None
         if stock_open:
             return _DRAW_OR_TAKE if take else _DRAW_ONLY
         return _TAKE_OR_PASS if take else _PASS_ONLY
 
-    # ------------------------------------------------------------ legal moves
-    def play_moves(self, key: Key, size: int) -> MoveList:
-        """The legal moves of the play phase, ``size`` being the number of cards in hand."""
-        counts, melds, received, packet, pile_card = key
+    def play_moves(self, situation: Situation, size: int) -> MoveList:
+        """The legal moves of the play phase, ``size`` being the number of cards in hand.
+
+        Melds and additions are listed when :meth:`after_refusal` finds nothing against
+        them; discards when :meth:`hand_discard_refusal` finds nothing against the hand's
+        size, less the card B4.2 bars (:meth:`discard_refusal` checks one discard the
+        same way).
+        """
+        counts, melds, _, _, pile_card = situation
         moves: list[Move] = []
-        after_ok = self.after_ok
-        # Cards may leave the hand without a look-ahead while at least two stay, one of
-        # them not the card B4.2 bars from the discard: the turn can then always end
-        # (B4.5). ``spare`` is how many may leave so; only longer melds need after_ok.
-        barred = counts[pile_card.index] if pile_card is not None else 0
-        keep2 = self.keep2
-        spare = size - (keep2 if keep2 > barred else barred + 1)
+        after_refusal = self.after_refusal
+        spare = self._spare(counts, size, pile_card)
         for part in meld_parts(counts, self.rules):
             lays = part.moves
             if lays is None:
-                lays = part.moves = tuple(map(_lay, part.melds))
+                lays = part.moves = tuple(map(lay_unchecked, part.melds))
             if part.longest <= spare:
                 moves += lays
                 continue
             for lay in lays:
                 meld = lay.meld
-                if len(meld.cards) <= spare or after_ok(key, size, meld.cards, (*melds, meld)):
+                if len(meld.cards) <= spare or (
+                    after_refusal(situation, size, meld.cards, (*melds, meld)) is None
+                ):
                     moves.append(lay)
-        for i, card, result, choice in _additions(counts, melds):
-            if spare > 0 or after_ok(key, size, (card,), (*melds[:i], result, *melds[i + 1 :])):
-                moves.append(_add(i, card, result if choice else None))
-        if size == 1:
-            last_ok = self.last_card_discard_ok(melds, received, packet)
-        else:
-            last_ok = size >= self.keep
-        if last_ok:
+        for i, card, result, choice in additions(counts, melds):
+            if spare > 0 or (
+                after_refusal(situation, size, (card,), (*melds[:i], result, *melds[i + 1 :]))
+                is None
+            ):
+                moves.append(add_unchecked(i, card, result if choice else None))
+        if self.hand_discard_refusal(situation, size) is None:
             discards = compress(DISCARDS, counts)
             if pile_card is None:
                 moves += discards
             else:
-                barred_discard = DISCARDS[pile_card.index]
-                moves += [d for d in discards if d is not barred_discard]
+                barred = DISCARDS[pile_card.index]
+                moves += [d for d in discards if d is not barred]
         return MoveList(tuple(moves))
 
+    def _spare(self, counts: Counts, size: int, pile_card: Card | None) -> int:
+        """How many cards may leave the hand with no look-ahead: while :attr:`free_hand`
+        cards stay, one of them not the card B4.2 bars, the turn can always end (B4.5)."""
+        barred = counts[pile_card.index] if pile_card is not None else 0
+        keep = self.free_hand
+        return size - (keep if keep > barred else barred + 1)
 
-def _additions(
-    counts: tuple[int, ...], melds: tuple[Meld, ...]
-) -> Iterator[tuple[int, Card, Meld, bool]]:
+    # ============================================================== refusals
+    def adopt(self, move: Move) -> Move | Refusal:
+        """``move`` with its melds read under this engine's rule set (a meld carries the
+        rule set it was validated under), or the refusal of cards that form no meld
+        under it."""
+        rules = self.rules
+        try:
+            if isinstance(move, LayMeld) and move.meld.rules is not rules:
+                return LayMeld(Meld.from_cards(move.meld.cards, rules))
+            if (
+                isinstance(move, AddToMeld)
+                and move.result is not None
+                and move.result.rules is not rules
+            ):
+                result = Meld.from_cards(move.result.cards, rules)
+                return AddToMeld(move.index, move.card, result)
+        except InvalidMeldError as error:
+            return Refusal(error.rule or "B3.1", str(error))
+        return move
+
+    def refusal(self, position: Position, move: Move) -> Refusal | None:
+        """Why ``move`` is illegal in ``position``, or ``None`` if it is legal.
+
+        ``move`` is a move of this engine's rule set (melds built under it). An
+        addition's short form where the card has a choice of places, and its full form
+        where it has none, are refused with B3.12: each legal addition has one text.
+        """
+        phase = position.phase
+        if phase is Phase.OVER:
+            return Refusal("B7.1", "the deal is over")
+        seat = position.seat
+        situation = self.situation(position)
+        size = position.sizes[seat]
+        if phase is Phase.DRAW:
+            if isinstance(move, DrawStock):
+                if self.stock_open(len(position.stock)):
+                    return None
+                return Refusal("B4.4", "the stock is empty; take the discard pile or pass")
+            if isinstance(move, Pass):
+                if not self.stock_open(len(position.stock)):
+                    return None
+                return Refusal("B4.4", "a player may pass only when the stock is empty")
+            if isinstance(move, TakeDiscard):
+                return self.take_refusal(situation, size, position.pile)
+            return Refusal(
+                "B4.1", f"seat {seat} must first draw from the stock or take the discard pile"
+            )
+        if isinstance(move, Discard):
+            return self.discard_refusal(situation, size, move.card, seat)
+        if isinstance(move, LayMeld):
+            return self.meld_refusal(situation, size, move.meld, seat)
+        if isinstance(move, AddToMeld):
+            return self.add_refusal(situation, size, move, seat)
+        return Refusal("B4.1", f"seat {seat} has already drawn this turn; meld, add or discard")
+
+    def take_refusal(
+        self, situation: Situation, size: int, pile: tuple[Card, ...]
+    ) -> Refusal | None:
+        """Why the player may not take ``pile`` (B4.1, B4.2, B4.5; Z4.4), or ``None``."""
+        if not pile:
+            return Refusal("B4.1", "the discard pile is empty")
+        if (
+            self.rules.pile_restriction is PileRestriction.NO_TAKE_WITH_ONE_CARD
+            and len(pile) == 1
+            and size == 1
+        ):
+            return Refusal("Z4.4", "a player holding a single card may not take a one-card pile")
+        pile_card = self.barred_after_take(pile)
+        if (pile_card is None or situation.hand[pile_card.index] < size) and (
+            size + len(pile) >= self.free_hand
+        ):
+            return None  # a card other than the barred one can go, leaving one or more
+        if self.can_finish(self.after_take(situation, pile)):
+            return None
+        return Refusal(
+            "B4.5",
+            "after taking the pile the player could not finish the turn (B4.2 bars "
+            "discarding the one card taken, and nothing could be melded)",
+        )
+
+    def hand_discard_refusal(self, situation: Situation, size: int) -> Refusal | None:
+        """Why no card at all may be discarded from a hand of ``size`` cards (B4.3, B5.4,
+        B6.1; V7), or ``None``."""
+        keep = self.rules.keep_after_melding
+        if size == 1:
+            if keep <= 1:
+                return None  # V7: the one card kept is the discard
+            melds = situation.melds
+            biriba = has_biriba(melds)
+            if situation.packet is not None:
+                if biriba or not self.rules.reserve_needs_biriba:
+                    return None  # B5.4: the discard receives the reserve
+                return Refusal(
+                    "B5.2",
+                    "the last card may be discarded to receive the reserve only with a "
+                    "biriba on the table",
+                )
+            if situation.received:
+                if biriba or not self.rules.close_needs_biriba:
+                    return None  # B6.1: the discard closes
+                return Refusal("B6.1", "closing needs a biriba on the table")
+            return Refusal(
+                "B4.3",
+                "the last card may be discarded only to receive the reserve or to close, "
+                "and the team has no reserve to receive and has not received one",
+            )
+        if size < keep:
+            return Refusal(
+                "B4.3", f"a player keeps at least {keep} cards after melding, one to discard"
+            )
+        return None
+
+    def discard_refusal(
+        self, situation: Situation, size: int, card: Card, seat: int
+    ) -> Refusal | None:
+        """Why ``seat`` may not discard ``card`` (B4.1, B4.2, B4.3), or ``None``."""
+        if not situation.hand[card.index]:
+            return Refusal("B4.1", f"seat {seat} does not hold {card}")
+        if card is situation.pile_card:
+            return Refusal(
+                "B4.2",
+                f"{card} was taken from a one-card pile this turn; neither it nor an "
+                f"identical card may be discarded",
+            )
+        return self.hand_discard_refusal(situation, size)
+
+    def meld_refusal(
+        self, situation: Situation, size: int, meld: Meld, seat: int
+    ) -> Refusal | None:
+        """Why ``seat`` may not lay ``meld`` (B4.1, Z3.2, and what follows: B4.3 to B5.5),
+        or ``None``."""
+        hand = situation.hand
+        needed = counts_of(meld.cards)
+        if any(n > hand[i] for i, n in enumerate(needed)):
+            return Refusal("B4.1", f"seat {seat} does not hold {format_cards(meld.cards)}")
+        most = self.rules.max_new_meld
+        if most is not None and len(meld) > most:
+            return Refusal("Z3.2", f"a new meld has at most {most} cards")
+        return self.after_refusal(situation, size, meld.cards, (*situation.melds, meld))
+
+    def add_refusal(
+        self, situation: Situation, size: int, move: AddToMeld, seat: int
+    ) -> Refusal | None:
+        """Why ``seat`` may not play ``move`` (B3.8 to B3.12, B4.1, and what follows), or
+        ``None``."""
+        melds = situation.melds
+        index, card = move.index, move.card
+        if index >= len(melds):
+            team = seat % self._teams
+            return Refusal("B3.8", f"team {team} has no meld {index} (it has {len(melds)})")
+        if not situation.hand[card.index]:
+            return Refusal("B4.1", f"seat {seat} does not hold {card}")
+        target = melds[index]
+        results = target.extensions(card)
+        if not results:
+            refused = target.extension_refusal(card)
+            assert refused is not None
+            return Refusal(*refused)
+        if move.result is None:
+            if len(results) > 1:
+                listing = ", ".join(repr(str(add_unchecked(index, card, r))) for r in results)
+                return Refusal(
+                    "B3.12", f"{card} has a choice of places in {target}; write one of {listing}"
+                )
+            result = results[0]
+        elif len(results) == 1:
+            return Refusal(
+                "B3.12",
+                f"{card} has only one place in {target}; write 'add {index} {card}'",
+            )
+        elif move.result not in results:
+            listing = ", ".join(str(r) for r in results)
+            return Refusal("B3.12", f"adding {card} to {target} gives {listing}, not {move.result}")
+        else:
+            result = move.result
+        return self.after_refusal(
+            situation, size, (card,), (*melds[:index], result, *melds[index + 1 :])
+        )
+
+    def after_refusal(
+        self,
+        situation: Situation,
+        size: int,
+        removed: tuple[Card, ...],
+        new_melds: tuple[Meld, ...],
+    ) -> Refusal | None:
+        """Why ``removed`` may not leave the hand for the table, the team's melds then
+        being ``new_melds``: the hand may empty only into the reserve (B4.3, B5.2, B5.3,
+        B5.5), and the turn must still be able to end (B4.5). ``None`` if it may."""
+        counts, _, received, packet, pile_card = situation
+        left = size - len(removed)
+        if left <= 0:
+            if packet is None:
+                if received:
+                    return Refusal(
+                        "B5.5",
+                        "a hand may be emptied by melding only to receive the reserve, and "
+                        "the team has received its reserve (B4.3)",
+                    )
+                return Refusal(
+                    "B4.3",
+                    "a hand may be emptied by melding only to receive the reserve, and no "
+                    "reserve is left for the team",
+                )
+            if self.rules.reserve_needs_biriba and not has_biriba(new_melds):
+                return Refusal(
+                    "B5.2",
+                    "a hand may be emptied by melding only to receive the reserve, which "
+                    "needs a biriba on the table (B4.3)",
+                )
+            if self.can_finish(Situation(counts_of(packet), new_melds, True, None, pile_card)):
+                return None
+        elif (
+            left >= self.free_hand
+            and (pile_card is None or counts[pile_card.index] - removed.count(pile_card) < left)
+        ) or self.can_finish(
+            Situation(_minus(counts, removed), new_melds, received, packet, pile_card)
+        ):
+            return None
+        return Refusal(
+            "B4.5",
+            "after this move the player could not finish the turn legally (the cards left "
+            "could be neither discarded (B4.2, B4.3) nor melded)",
+        )
+
+    # ============================================================== look-ahead (B4.5)
+    def can_finish(self, situation: Situation) -> bool:
+        """Whether the player can still end the turn legally from ``situation`` (B4.5)."""
+        counts = situation.hand
+        pile_card = situation.pile_card
+        size = sum(counts)
+        barred = counts[pile_card.index] if pile_card is not None else 0
+        if size >= self.free_hand and barred < size:
+            return True
+        if size == 1 and not barred and self.hand_discard_refusal(situation, 1) is None:
+            return True
+        cache = self._finish_cache
+        found = cache.get(situation)
+        if found is None:
+            if len(cache) >= _FINISH_CACHE_LIMIT:
+                cache.clear()
+            found = any(
+                self.after_refusal(situation, size, removed, after) is None
+                for removed, after in self._melding_options(situation)
+            )
+            cache[situation] = found
+        return found
+
+    def _melding_options(
+        self, situation: Situation
+    ) -> Iterator[tuple[tuple[Card, ...], tuple[Meld, ...]]]:
+        """Every meld and addition of the cards in hand, before any check of what follows,
+        as ``(cards leaving the hand, the team's melds after)``."""
+        counts, melds, _, _, _ = situation
+        for meld in melds_from_counts(counts, self.rules):
+            yield meld.cards, (*melds, meld)
+        for i, card, result, _ in additions(counts, melds):
+            yield (card,), (*melds[:i], result, *melds[i + 1 :])
+
+    # ============================================================== applying
+    def apply(self, position: Position, move: Move) -> Position:
+        """The position after ``move``, which must be legal in ``position``."""
+        (
+            dealer,
+            seat,
+            phase,
+            hands,
+            sizes,
+            known,
+            melds,
+            stock,
+            pile,
+            reserves,
+            received,
+            unactivated,
+            passes,
+            pile_card,
+            closed_by,
+        ) = position
+        team = seat % self._teams
+        end_turn = False
+        if isinstance(move, Discard):
+            card = move.card
+            hands, sizes, known = _without(hands, sizes, known, seat, (card,))
+            pile = (*pile, card)
+            pile_card = None
+            end_turn = True
+            if not sizes[seat]:
+                if not received[team] and self.can_receive(
+                    melds[team], reserves[0] if reserves else None
+                ):  # B5.4: received now, activated at the next turn
+                    hands, sizes, known, reserves, received = _receive(
+                        hands, sizes, known, reserves, received, seat, team
+                    )
+                    unactivated = replaced(unactivated, team, seat)
+                elif received[team]:  # B6.1: the close ends the deal
+                    phase = Phase.OVER
+                    closed_by = seat
+                    end_turn = False
+        elif isinstance(move, DrawStock):
+            card = stock[-1]
+            stock = stock[:-1]
+            hands, sizes = _with(hands, sizes, seat, (card,))
+            passes = 0
+            phase = Phase.PLAY
+        elif isinstance(move, LayMeld):
+            meld = move.meld
+            melds = replaced(melds, team, (*melds[team], meld))
+            hands, sizes, known = _without(hands, sizes, known, seat, meld.cards)
+            if not sizes[seat]:  # B5.3
+                hands, sizes, known, reserves, received = _receive(
+                    hands, sizes, known, reserves, received, seat, team
+                )
+        elif isinstance(move, AddToMeld):
+            index, card = move.index, move.card
+            own = melds[team]
+            result = move.result or own[index].extensions(card)[0]
+            melds = replaced(melds, team, (*own[:index], result, *own[index + 1 :]))
+            hands, sizes, known = _without(hands, sizes, known, seat, (card,))
+            if not sizes[seat]:  # B5.3
+                hands, sizes, known, reserves, received = _receive(
+                    hands, sizes, known, reserves, received, seat, team
+                )
+        elif isinstance(move, TakeDiscard):
+            hands, sizes = _with(hands, sizes, seat, pile)
+            taken = list(known[seat])
+            for card in pile:
+                taken[card.index] += 1
+            known = replaced(known, seat, tuple(taken))
+            pile_card = self.barred_after_take(pile)
+            pile = ()
+            passes = 0
+            phase = Phase.PLAY
+        elif isinstance(move, Pass):
+            passes += 1
+            if passes >= self.rules.pass_limit:  # B4.4, B7.1
+                phase = Phase.OVER
+            else:
+                end_turn = True
+        else:
+            raise TypeError(f"not a move: {move!r}")
+        if end_turn:
+            seat = (seat + 1) % self._players
+            phase = Phase.DRAW
+            pile_card = None
+            next_team = seat % self._teams
+            if unactivated[next_team] == seat:  # B5.4: the receiver's next turn begins
+                unactivated = replaced(unactivated, next_team, None)
+        return Position(
+            dealer,
+            seat,
+            phase,
+            hands,
+            sizes,
+            known,
+            melds,
+            stock,
+            pile,
+            reserves,
+            received,
+            unactivated,
+            passes,
+            pile_card,
+            closed_by,
+        )
+
+    def can_receive(self, melds: tuple[Meld, ...], packet: tuple[Card, ...] | None) -> bool:
+        """Whether emptying the hand now receives ``packet`` (B5.2; V4)."""
+        return packet is not None and (not self.rules.reserve_needs_biriba or has_biriba(melds))
+
+
+def _with(
+    hands: tuple[Counts, ...], sizes: tuple[int, ...], seat: int, cards: Iterable[Card]
+) -> tuple[tuple[Counts, ...], tuple[int, ...]]:
+    """``hands`` and ``sizes`` with ``cards`` added to ``seat``'s hand."""
+    counts = list(hands[seat])
+    n = 0
+    for card in cards:
+        counts[card.index] += 1
+        n += 1
+    return replaced(hands, seat, tuple(counts)), replaced(sizes, seat, sizes[seat] + n)
+
+
+def _without(
+    hands: tuple[Counts, ...],
+    sizes: tuple[int, ...],
+    known: tuple[Counts, ...],
+    seat: int,
+    cards: tuple[Card, ...],
+) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Counts, ...]]:
+    """``hands``, ``sizes`` and ``known`` with ``cards`` gone from ``seat``'s hand: a card
+    played counts against a known copy."""
+    counts = list(hands[seat])
+    for card in cards:
+        counts[card.index] -= 1
+    hands = replaced(hands, seat, tuple(counts))
+    sizes = replaced(sizes, seat, sizes[seat] - len(cards))
+    held = known[seat]
+    if held is not EMPTY_COUNTS:
+        still = list(held)
+        for card in cards:
+            if still[card.index]:
+                still[card.index] -= 1
+        known = replaced(known, seat, tuple(still) if any(still) else EMPTY_COUNTS)
+    return hands, sizes, known
+
+
+def _receive(
+    hands: tuple[Counts, ...],
+    sizes: tuple[int, ...],
+    known: tuple[Counts, ...],
+    reserves: tuple[tuple[Card, ...], ...],
+    received: tuple[bool, ...],
+    seat: int,
+    team: int,
+) -> tuple[
+    tuple[Counts, ...],
+    tuple[int, ...],
+    tuple[Counts, ...],
+    tuple[tuple[Card, ...], ...],
+    tuple[bool, ...],
+]:
+    """The next packet goes into ``seat``'s empty hand, for ``team`` (B5.1, B5.3, B5.4)."""
+    packet = reserves[0]
+    return (
+        replaced(hands, seat, counts_of(packet)),
+        replaced(sizes, seat, len(packet)),
+        replaced(known, seat, EMPTY_COUNTS),
+        reserves[1:],
+        replaced(received, team, True),
+    )
+
+
+def additions(counts: Counts, melds: tuple[Meld, ...]) -> Iterator[tuple[int, Card, Meld, bool]]:
     """Every addition of a card in hand to one of the melds (B3.8 to B3.12), before any
     check of what follows: ``(meld index, card, resulting meld, whether the card has a
     choice of places)``."""
@@ -250,57 +770,36 @@ def _additions(
                     yield i, card, result, choice
 
 
-class MoveList:
-    """A tuple of legal moves, with the set of them built when first needed."""
-
-    __slots__ = ("_set", "moves")
-
-    def __init__(self, moves: tuple[Move, ...]) -> None:
-        self.moves = moves
-        self._set: frozenset[Move] | None = None
-
-    def __contains__(self, move: Move) -> bool:
-        for listed in self.moves:
-            if listed is move:
-                return True
-        found = self._set
-        if found is None:
-            found = self._set = frozenset(self.moves)
-        return move in found
+def unsupported(rules: RuleSet) -> tuple[str, str] | None:
+    """The first rule the engine cannot play yet under ``rules``, as ``(rule id, the
+    rule set's field)``, or ``None`` when it plays them all."""
+    if rules.first_turn_redraw:
+        return "Z2.2", "first_turn_redraw (Z2.2)"
+    if rules.stock_exhausted is not StockExhausted.TAKE_OR_PASS:
+        return "Z4.3", "stock_exhausted=RESERVE_BECOMES_STOCK (Z4.3)"
+    if rules.entry_minimum:
+        return "V3", "entry_minimum (V3)"
+    if rules.bonus_suit_bonus is not None:
+        return "V1", "bonus_suit_bonus (V1)"
+    return None
 
 
-def _lay(meld: Meld) -> LayMeld:
-    """``LayMeld(meld)`` for a meld known to be valid, without the checks."""
-    move = _new(LayMeld)
-    _set_lay_meld(move, meld)
-    return move
-
-
-def _add(index: int, card: Card, result: Meld | None) -> AddToMeld:
-    """``AddToMeld(index, card, result)`` for values known to be valid, without the checks."""
-    move = _new(AddToMeld)
-    _set_add_index(move, index)
-    _set_add_card(move, card)
-    _set_add_result(move, result)
-    return move
-
-
-# The slots' own setters, for _lay and _add: about half the cost of object.__setattr__.
-_new: Final = object.__new__
-_set_lay_meld: Final = LayMeld.__dict__["meld"].__set__
-_set_add_index: Final = AddToMeld.__dict__["index"].__set__
-_set_add_card: Final = AddToMeld.__dict__["card"].__set__
-_set_add_result: Final = AddToMeld.__dict__["result"].__set__
-
-
-DISCARDS: Final = tuple(Discard(c) for c in CARDS)
-
-
-ENGINES: dict[RuleSet, Engine] = {}
+#: How many rule sets' engines are kept; past that the least recently built is dropped.
+_ENGINE_LIMIT: Final = 32
+_ENGINES: dict[RuleSet, Engine] = {}
 
 
 def engine_for(rules: RuleSet) -> Engine:
-    engine = ENGINES.get(rules)
+    """The engine of ``rules``: one per rule set, kept for the last 32 rule sets used."""
+    engine = _ENGINES.get(rules)
     if engine is None:
-        engine = ENGINES[rules] = Engine(rules)
+        if len(_ENGINES) >= _ENGINE_LIMIT:
+            del _ENGINES[next(iter(_ENGINES))]
+        engine = _ENGINES[rules] = Engine(rules)
     return engine
+
+
+def clear_caches() -> None:
+    """Empty every engine's look-ahead cache (for measurements of a cold start)."""
+    for engine in _ENGINES.values():
+        engine._finish_cache.clear()

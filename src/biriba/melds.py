@@ -505,7 +505,7 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
             new_cards = tuple(sorted((*naturals, card), key=_group_key)) + cards[len(naturals) :]
             n_nat = len(naturals) + 1
         else:
-            return (), ("B3.1", f"{card} is not of the rank of the group {meld}")
+            return (), ("B3.12", f"{card} does not fit {meld}: a group is of one rank (B3.1)")
         places = tuple(range(n_nat, len(new_cards)))
         return (
             Meld.unchecked(MeldKind.GROUP, new_cards, rules, meld._suit_or_rank, 0, places),

@@ -1,26 +1,27 @@
-"""Reading positions: :meth:`Deal.from_dict <biriba.Deal.from_dict>` and its checks.
+"""Positions as data: a :class:`~biriba.position.Position` to and from plain JSON-ready
+data, the format of :meth:`Deal.to_dict <biriba.Deal.to_dict>` and :meth:`Deal.from_dict
+<biriba.Deal.from_dict>`.
 
-A position is plain JSON-ready data (the keys of :meth:`Deal.to_dict
-<biriba.Deal.to_dict>`). Everything is checked: each card of the pack exactly once, valid
-melds, seats, phase and reserve state consistent, and a legal move for the player to
-move. Every problem raises :class:`~biriba.InvalidPositionError` naming it.
+Reading checks everything: each card of the pack exactly once, valid melds, seats, phase
+and reserve state consistent, and a legal move for the player to move. Every problem
+raises :class:`~biriba.InvalidPositionError` naming it, with the rule it breaks as
+``err.rule`` (``None`` for data that is merely malformed).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from biriba.cards import Card
+from biriba.cards import EMPTY_COUNTS, Card, cards_of, counts_of
+from biriba.engine import engine_for, unsupported
 from biriba.errors import BiribaError, InvalidMeldError, InvalidPositionError, NotationError
 from biriba.melds import Meld
+from biriba.position import Phase, Position
 from biriba.rules import RuleSet, full_pack
 
-if TYPE_CHECKING:
-    from biriba.deal import Deal
-
-__all__ = ["REQUIRED_KEYS", "deal_from_dict"]
+__all__ = ["REQUIRED_KEYS", "position_to_dict", "read_position"]
 
 #: The keys every position must have.
 REQUIRED_KEYS = (
@@ -38,8 +39,30 @@ REQUIRED_KEYS = (
 )
 
 
-def _fail(message: str) -> InvalidPositionError:
-    return InvalidPositionError(f"invalid position: {message}")
+def _fail(message: str, rule: str | None = None) -> InvalidPositionError:
+    """The error for a position; ``rule`` is the id of the rule it breaks, if any."""
+    return InvalidPositionError(f"invalid position: {message}", rule=rule)
+
+
+def position_to_dict(position: Position, rules: RuleSet) -> dict[str, Any]:
+    """``position`` as plain JSON-ready data (the format :func:`read_position` reads)."""
+    return {
+        "rules": rules.name,
+        "dealer": position.dealer,
+        "to_move": position.to_move,
+        "phase": position.phase.value,
+        "hands": [[str(c) for c in cards_of(h)] for h in position.hands],
+        "stock": [str(c) for c in position.stock],
+        "discard": [str(c) for c in position.pile],
+        "reserves": [[str(c) for c in p] for p in position.reserves],
+        "melds": [[str(m) for m in melds] for melds in position.melds],
+        "reserve_received": list(position.received),
+        "passes": position.passes,
+        "pile_card": None if position.pile_card is None else str(position.pile_card),
+        "unactivated": list(position.unactivated),
+        "closed_by": position.closed_by,
+        "known": [[str(c) for c in cards_of(k)] for k in position.known],
+    }
 
 
 def _card(value: object, where: str) -> Card:
@@ -57,13 +80,15 @@ def _cards(value: object, where: str) -> list[Card]:
     return [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
-def _int(value: object, where: str, low: int, high: int, *, null: bool = False) -> int | None:
+def _int(
+    value: object, where: str, low: int, high: int, rule: str, *, null: bool = False
+) -> int | None:
     if value is None and null:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail(f"{where} must be an int{' or null' if null else ''}, got {value!r}")
     if not low <= value <= high:
-        raise _fail(f"{where} is {value}, out of range {low}..{high}")
+        raise _fail(f"{where} is {value}, out of range {low}..{high}", rule)
     return value
 
 
@@ -75,11 +100,9 @@ def _list(value: object, where: str, length: int) -> list[Any]:
     return list(value)
 
 
-def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | None) -> Deal:
-    """Build and check a :class:`~biriba.Deal` from a position; see ``Deal.from_dict``."""
-    from biriba.deal import Phase, _unsupported
-    from biriba.engine import EMPTY_COUNTS, counts_of
-
+def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleSet, Position]:
+    """The rule set and the :class:`~biriba.position.Position` of position data, checked;
+    see :meth:`Deal.from_dict <biriba.Deal.from_dict>`."""
     if not isinstance(data, Mapping):
         raise TypeError(f"a position is a dict, got {type(data).__name__}")
     missing = [k for k in REQUIRED_KEYS if k not in data]
@@ -97,18 +120,21 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
     elif data["rules"] != rules.name:
         raise _fail(f"rules is {data['rules']!r} but the rule set given is {rules.name!r}")
-    problem = _unsupported(rules)
+    problem = unsupported(rules)
     if problem:
-        raise _fail(f"the deal engine does not support the rule set {rules.name!r}: {problem}")
+        raise _fail(
+            f"the deal engine does not support the rule set {rules.name!r}: {problem[1]}",
+            problem[0],
+        )
     n, t = rules.players, rules.teams
-    dealer = _int(data["dealer"], "dealer", 0, n - 1)
+    dealer = _int(data["dealer"], "dealer", 0, n - 1, "B1.1")
     assert dealer is not None
     phase_text = data["phase"]
     try:
         phase = Phase(phase_text)
     except ValueError:
         raise _fail(f"phase must be 'draw', 'play' or 'over', got {phase_text!r}") from None
-    to_move = _int(data["to_move"], "to_move", 0, n - 1, null=True)
+    to_move = _int(data["to_move"], "to_move", 0, n - 1, "B1.1", null=True)
     if (to_move is None) != (phase is Phase.OVER):
         raise _fail("to_move is null exactly when the phase is 'over'")
 
@@ -121,7 +147,7 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
     packets = [_cards(p, f"reserves[{i}]") for i, p in enumerate(packets_raw)]
     for i, packet in enumerate(packets):
         if len(packet) != rules.reserve_size:
-            raise _fail(f"reserves[{i}] has {len(packet)} cards, not {rules.reserve_size}")
+            raise _fail(f"reserves[{i}] has {len(packet)} cards, not {rules.reserve_size}", "B2.3")
     received_raw = _list(data["reserve_received"], "reserve_received", t)
     if not all(isinstance(r, bool) for r in received_raw):
         raise _fail("reserve_received must hold true or false for each team")
@@ -129,7 +155,8 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
     if len(packets) != rules.reserve_count - sum(received):
         raise _fail(
             f"{len(packets)} reserve packet(s) left, but {sum(received)} of "
-            f"{rules.reserve_count} have been received (B5.1)"
+            f"{rules.reserve_count} have been received (B5.1)",
+            "B5.1",
         )
     melds: list[tuple[Meld, ...]] = []
     for team, raw in enumerate(_list(data["melds"], "melds", t)):
@@ -142,27 +169,29 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
             try:
                 team_melds.append(Meld.parse(text, rules))
             except (NotationError, InvalidMeldError) as error:
-                raise _fail(f"melds[{team}][{j}]: {error}") from None
+                raise _fail(f"melds[{team}][{j}]: {error}", error.rule) from None
         melds.append(tuple(team_melds))
-    passes = _int(data["passes"], "passes", 0, rules.pass_limit)
+    passes = _int(data["passes"], "passes", 0, rules.pass_limit, "B4.4")
     assert passes is not None
     pile_card = None
     if data.get("pile_card") is not None:
         pile_card = _card(data["pile_card"], "pile_card")
         if phase is not Phase.PLAY:
-            raise _fail("pile_card is set only in the play phase (B4.2)")
+            raise _fail("pile_card is set only in the play phase (B4.2)", "B4.2")
     unactivated_raw = data.get("unactivated")
     unactivated: list[int | None] = [None] * t
     if unactivated_raw is not None:
         for team, seat in enumerate(_list(unactivated_raw, "unactivated", t)):
-            value = _int(seat, f"unactivated[{team}]", 0, n - 1, null=True)
+            value = _int(seat, f"unactivated[{team}]", 0, n - 1, "B1.1", null=True)
             if value is not None:
                 if value % t != team:
-                    raise _fail(f"unactivated[{team}]: seat {value} is not in team {team}")
+                    raise _fail(f"unactivated[{team}]: seat {value} is not in team {team}", "B1.1")
                 if not received[team]:
-                    raise _fail(f"unactivated[{team}]: team {team} has not received a reserve")
+                    raise _fail(
+                        f"unactivated[{team}]: team {team} has not received a reserve", "B5.4"
+                    )
             unactivated[team] = value
-    closed_by = _int(data.get("closed_by"), "closed_by", 0, n - 1, null=True)
+    closed_by = _int(data.get("closed_by"), "closed_by", 0, n - 1, "B1.1", null=True)
     known_raw = data.get("known")
     known: list[list[Card]] = [[] for _ in range(n)]
     if known_raw is not None:
@@ -191,54 +220,63 @@ def deal_from_dict(cls: type[Deal], data: Mapping[str, Any], rules: RuleSet | No
             parts.append("too many " + " ".join(f"{c}x{k}" for c, k in sorted(extra.items())))
         if short:
             parts.append("missing " + " ".join(f"{c}x{k}" for c, k in sorted(short.items())))
-        raise _fail(f"the cards are not the pack exactly once (B1.2): {'; '.join(parts)}")
+        raise _fail(f"the cards are not the pack exactly once (B1.2): {'; '.join(parts)}", "B1.2")
 
     # The phase and the state around it.
     if phase is Phase.OVER:
         if closed_by is None and passes < rules.pass_limit:
-            raise _fail("a deal over with nobody closing needs pass_limit passes (B7.1)")
+            raise _fail("a deal over with nobody closing needs pass_limit passes (B7.1)", "B7.1")
         if closed_by is not None:
             if hands[closed_by]:
-                raise _fail(f"closed_by {closed_by}, but that hand is not empty (B6.1)")
+                raise _fail(f"closed_by {closed_by}, but that hand is not empty (B6.1)", "B6.1")
             if not received[closed_by % t]:
-                raise _fail("the closing team must have received its reserve (B6.1)")
+                raise _fail("the closing team must have received its reserve (B6.1)", "B6.1")
     else:
         if closed_by is not None:
-            raise _fail("closed_by is set but the deal is not over")
+            raise _fail("closed_by is set but the deal is not over (B7.1)", "B7.1")
         if passes >= rules.pass_limit:
-            raise _fail(f"{passes} passes in a row end the deal (B4.4)")
+            raise _fail(f"{passes} passes in a row end the deal (B4.4)", "B4.4")
         if passes and len(stock) > rules.stock_end_remaining:
-            raise _fail("passes happen only with the stock empty (B4.4)")
+            raise _fail("passes happen only with the stock empty (B4.4)", "B4.4")
         if phase is Phase.PLAY and passes:
-            raise _fail("passes are 0 in the play phase: a draw or a take ends a run (B4.4)")
+            raise _fail(
+                "passes are 0 in the play phase: a draw or a take ends a run (B4.4)", "B4.4"
+            )
         assert to_move is not None
         if unactivated[to_move % t] == to_move:
             raise _fail(
-                f"unactivated[{to_move % t}] is seat {to_move}, whose turn has begun (B5.4)"
+                f"unactivated[{to_move % t}] is seat {to_move}, whose turn has begun (B5.4)",
+                "B5.4",
             )
     for seat, hand in enumerate(hands):
         if not hand and rules.keep_after_melding > 1 and seat != closed_by:
-            raise _fail(f"hands[{seat}] is empty; a hand empties only to close (B4.3)")
+            raise _fail(f"hands[{seat}] is empty; a hand empties only to close (B4.3)", "B4.3")
 
-    deal = cls._blank(rules, dealer)
-    deal._hands = tuple(counts_of(h) for h in hands)
-    deal._sizes = tuple(len(h) for h in hands)
-    deal._melds = tuple(melds)
-    deal._stock = stock
-    deal._pile = pile
-    deal._reserves = tuple(tuple(p) for p in packets)
-    deal._received = received
-    deal._unactivated = tuple(unactivated)
-    deal._passes = passes
-    deal._phase = phase
     if to_move is not None:
-        deal._seat = to_move
+        seat = to_move
     elif closed_by is not None:
-        deal._seat = closed_by
-    deal._pile_card = pile_card
-    deal._closed_by = closed_by
-    deal._known = tuple(counts_of(k) if k else EMPTY_COUNTS for k in known)
-    deal._start = deal.to_dict()
-    if phase is not Phase.OVER and not deal.legal_moves():
-        raise _fail(f"seat {to_move} has no legal move: no turn can be finished from here (B4.5)")
-    return deal
+        seat = closed_by
+    else:
+        seat = (dealer + 1) % n
+    position = Position(
+        dealer=dealer,
+        seat=seat,
+        phase=phase,
+        hands=tuple(counts_of(h) for h in hands),
+        sizes=tuple(len(h) for h in hands),
+        known=tuple(counts_of(k) if k else EMPTY_COUNTS for k in known),
+        melds=tuple(melds),
+        stock=tuple(stock),
+        pile=tuple(pile),
+        reserves=tuple(tuple(p) for p in packets),
+        received=received,
+        unactivated=tuple(unactivated),
+        passes=passes,
+        pile_card=pile_card,
+        closed_by=closed_by,
+    )
+    if phase is not Phase.OVER and not engine_for(rules).legal_moves(position):
+        raise _fail(
+            f"seat {to_move} has no legal move: no turn can be finished from here (B4.5)", "B4.5"
+        )
+    return rules, position

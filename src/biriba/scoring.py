@@ -22,7 +22,7 @@ from biriba.cards import Card
 from biriba.melds import Meld
 from biriba.rules import BIRIBA, RuleSet
 
-__all__ = ["DealScore", "TeamScore", "score_team"]
+__all__ = ["DealScore", "TeamScore", "score_team", "team_score"]
 
 
 @attrs.frozen
@@ -65,8 +65,35 @@ class DealScore:
         return tuple(t.total for t in self.teams)
 
 
-def _card_value(card: Card, rules: RuleSet) -> int:
-    return rules.joker_value if card.rank is None else rules.card_values[card.rank]
+def team_score(
+    rules: RuleSet,
+    melds: Iterable[Meld],
+    left_in_hands: int,
+    *,
+    received: bool,
+    unactivated: bool,
+    closed: bool,
+) -> TeamScore:
+    """One team's score by B8: the one scorer behind :meth:`Deal.score
+    <biriba.Deal.score>`, :meth:`PlayerView.public_score <biriba.PlayerView.public_score>`
+    and :func:`score_team`.
+
+    ``left_in_hands`` is the value of the cards the team's players still hold, the packet
+    of an unactivated reserve left out (B8.4, B8.7); ``received`` whether the team
+    received its reserve (B8.6); ``unactivated`` whether it received it by a final discard
+    and the receiver's next turn never came (B8.7); ``closed`` whether it closed (B8.5).
+    """
+    melded = bonuses = 0
+    for meld in melds:
+        melded += meld.points
+        bonuses += meld.bonus
+    if not received:
+        reserve = -rules.reserve_penalty
+    elif unactivated:
+        reserve = -rules.unactivated_reserve_penalty
+    else:
+        reserve = 0
+    return TeamScore(melded, bonuses, -left_in_hands, rules.closing_bonus if closed else 0, reserve)
 
 
 def score_team(
@@ -87,26 +114,21 @@ def score_team(
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-    melded = bonuses = 0
+    checked = []
     for meld in melds:
         if not isinstance(meld, Meld):
             raise TypeError(f"score_team expects melds, got {type(meld).__name__}")
-        melded += meld.points
-        bonuses += meld.bonus
+        checked.append(meld)
     left = 0
     for card in hands:
         if not isinstance(card, Card):
             raise TypeError(f"score_team expects cards in hands, got {type(card).__name__}")
-        left += _card_value(card, rules)
-    reserve = 0
-    if not reserve_received:
-        reserve = -rules.reserve_penalty
-    elif reserve_unactivated:
-        reserve = -rules.unactivated_reserve_penalty
-    return TeamScore(
-        melded=melded,
-        bonuses=bonuses,
-        hands=-left,
-        closing=rules.closing_bonus if closed else 0,
-        reserve=reserve,
+        left += rules.card_value(card)
+    return team_score(
+        rules,
+        checked,
+        left,
+        received=reserve_received,
+        unactivated=reserve_unactivated,
+        closed=closed,
     )

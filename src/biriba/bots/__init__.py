@@ -25,10 +25,9 @@ from biriba.bots.heuristics import (
     table_of,
     take_melds,
 )
-from biriba.deal import Deal, Phase
+from biriba.deal import Deal, Phase, PlayerView
 from biriba.errors import BiribaError
 from biriba.moves import Discard, Move, TakeDiscard
-from biriba.view import PlayerView
 
 __all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "play_deal"]
 

@@ -9,12 +9,13 @@ from typing import Protocol
 
 import attrs
 
-from biriba.cards import Card
+from biriba.cards import Card, counts_of
 from biriba.deal import Deal, Phase
+from biriba.engine import engine_for
 from biriba.enumeration import melds_from_counts
 from biriba.melds import Meld
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
-from biriba.rules import PileRestriction, RuleSet, full_pack
+from biriba.rules import RuleSet
 
 __all__ = ["Table", "discard_danger", "greedy_choice", "pile_use", "table_of", "take_melds"]
 
@@ -75,17 +76,13 @@ def table_of(deal: Deal) -> Table:
     )
 
 
-def _wild(card: Card) -> bool:
-    return card.rank is None or card.rank == 2
-
-
 def _fits_melds(card: Card, melds: Sequence[Meld]) -> bool:
     return any(m.extensions(card) for m in melds)
 
 
-def _fits_hand(card: Card, hand: Sequence[Card]) -> bool:
+def _fits_hand(card: Card, hand: Sequence[Card], rules: RuleSet) -> bool:
     """Whether ``card`` makes a pair of a rank or a near-sequence with the hand."""
-    if _wild(card):
+    if rules.is_wild(card):
         return True
     for other in hand:
         if other.rank == card.rank:
@@ -106,7 +103,7 @@ def pile_use(view: Table) -> int:
     those, so a take it judges useful always puts cards on the table."""
     mine = view.melds[view.team]
     pile = view.discard_pile
-    used = {i for i, c in enumerate(pile) if not _wild(c) and _fits_melds(c, mine)}
+    used = {i for i, c in enumerate(pile) if not view.rules.is_wild(c) and _fits_melds(c, mine)}
     counts = [0] * 53
     for card in (*view.hand, *pile):
         counts[card.index] += 1
@@ -124,30 +121,23 @@ def pile_use(view: Table) -> int:
 def take_melds(view: Table) -> bool:
     """Whether, after taking the pile, the player could legally lay a meld or add a
     natural card (B4.5 included), so that the take puts cards on the table."""
-    from biriba.engine import engine_for
-
     rules = view.rules
     pile = view.discard_pile
     if not pile:
         return False
-    counts = [0] * 53
-    for card in (*view.hand, *pile):
-        counts[card.index] += 1
-    pile_card = (
-        pile[0]
-        if len(pile) == 1 and rules.pile_restriction is PileRestriction.NO_DISCARD_BACK
-        else None
-    )
+    engine = engine_for(rules)
     team = view.team
-    received = view.reserve_received[team]
-    # Only whether a packet is there, and its size, matter to the moves (see PlayerView).
-    packet = None
-    if not received and view.reserves_left:
-        packet = full_pack(rules)[: rules.reserve_size]
-    key = (tuple(counts), view.melds[team], received, packet, pile_card)
-    moves = engine_for(rules).play_moves(key, len(view.hand) + len(pile)).moves
+    before = engine.hidden_situation(
+        counts_of(view.hand),
+        view.melds[team],
+        view.reserve_received[team],
+        view.reserves_left,
+        None,
+    )
+    moves = engine.play_moves(engine.after_take(before, pile), len(view.hand) + len(pile))
     return any(
-        isinstance(m, LayMeld) or (isinstance(m, AddToMeld) and not _wild(m.card)) for m in moves
+        isinstance(m, LayMeld) or (isinstance(m, AddToMeld) and not rules.is_wild(m.card))
+        for m in moves
     )
 
 
@@ -186,7 +176,7 @@ def _meld_value(move: Move, view: Table) -> float:
         old = mine[move.index]
         result = move.result or old.extensions(move.card)[0]
         value = 9 + (result.bonus - old.bonus) / 10 + (2 if len(result) >= 5 else 0)
-        if _wild(move.card) and move.card in result.substitutes:
+        if view.rules.is_wild(move.card) and move.card in result.substitutes:
             completes = result.is_biriba and not old.is_biriba
             value += 10 if completes else -16
         if result.is_clean:
@@ -202,18 +192,18 @@ def discard_danger(card: Card, view: Table, hand: Counter[Card]) -> float:
     teams = view.rules.teams
     next_team = (view.seat + 1) % players % teams
     danger = 0.0
-    if _wild(card):
+    if view.rules.is_wild(card):
         danger += 60
     if _fits_melds(card, view.melds[next_team]):
         danger += 30
     rest = list((hand - Counter([card])).elements())
     if any(c.rank == card.rank for c in rest):
         danger += 12
-    if _fits_hand(card, [c for c in rest if c.rank != card.rank]):
+    if _fits_hand(card, [c for c in rest if c.rank != card.rank], view.rules):
         danger += 5
     if _fits_melds(card, view.melds[view.team]):
         danger += 20  # better added than thrown away
-    return danger - card.points / 2
+    return danger - view.rules.card_value(card) / 2
 
 
 def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Move:

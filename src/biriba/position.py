@@ -1,0 +1,85 @@
+"""The position: the whole state of a deal at one moment, as one immutable value.
+
+A :class:`Position` holds everything the rules look at: the hands (as card counts), what
+is publicly known of them, the melds, the stock, the discard pile, the reserves and their
+state, whose turn it is and where in the turn. It never changes: a move makes a new one
+(:meth:`Engine.apply <biriba.engine.Engine.apply>`), so a :class:`~biriba.Deal` is a cursor
+over positions, its undo a stack of earlier positions, and a copy shares them.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple, TypeVar
+
+from biriba.cards import Card, Counts
+from biriba.melds import Meld
+
+__all__ = ["Phase", "Position", "replaced"]
+
+_T = TypeVar("_T")
+
+
+class Phase(enum.Enum):
+    """Where the player to move stands in the turn (B4.1)."""
+
+    #: The start of a turn: draw, take the pile, or (stock empty) pass.
+    DRAW = "draw"
+    #: After the draw: meld, add, and finally discard.
+    PLAY = "play"
+    #: The deal is over (B7.1).
+    OVER = "over"
+
+
+class Position(NamedTuple):
+    """One moment of a deal. Seats are indexed by seat, teams by team.
+
+    Built by the engine (dealing, applying a move) and by reading a position's data
+    (:mod:`biriba.positions`); everything else reads it.
+    """
+
+    #: The dealer's seat (B2.1).
+    dealer: int
+    #: The seat to act; once the deal is over, the seat that acted last (or closed).
+    seat: int
+    #: Where the seat to act stands in its turn.
+    phase: Phase
+    #: Each seat's hand as 53 card counts (indexed by :attr:`Card.index <biriba.Card.index>`).
+    hands: tuple[Counts, ...]
+    #: Each seat's number of cards: the sums of :attr:`hands`, kept because every
+    #: legal-move call reads it.
+    sizes: tuple[int, ...]
+    #: By seat, the counts of the cards publicly known to be in that hand: taken with the
+    #: discard pile and not melded or discarded since.
+    known: tuple[Counts, ...]
+    #: Each team's melds, in the order they were laid.
+    melds: tuple[tuple[Meld, ...], ...]
+    #: The stock, bottom to top: the last card is the next one drawn.
+    stock: tuple[Card, ...]
+    #: The discard pile, bottom to top: the last card is the top.
+    pile: tuple[Card, ...]
+    #: The reserve packets not yet received, the next one to be given first (B5.1).
+    reserves: tuple[tuple[Card, ...], ...]
+    #: Whether each team has received its reserve, activated or not (B5.1).
+    received: tuple[bool, ...]
+    #: By team, the seat that received the reserve by its final discard and has not had
+    #: its next turn yet (B5.4, B8.7), else ``None``.
+    unactivated: tuple[int | None, ...]
+    #: Passes in a row so far (B4.4).
+    passes: int
+    #: The card taken this turn from a one-card pile, barred from the discard (B4.2).
+    pile_card: Card | None
+    #: The seat that closed (B6.1), else ``None``.
+    closed_by: int | None
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act, ``None`` once the deal is over."""
+        return None if self.phase is Phase.OVER else self.seat
+
+
+def replaced(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    """``values`` with ``values[index]`` replaced by ``value``."""
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
