@@ -13,8 +13,8 @@ import pytest
 from biriba import BiribaError, Deal, Move, records
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
 from biriba.cli import main
-from biriba.terminal import run_play
 from biriba.simulate import simulate
+from biriba.terminal import run_play
 
 from .helpers import position
 
