@@ -24,7 +24,15 @@ from biriba.errors import (
 from biriba.match import Match
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
-from biriba.rules import BIRIBA, BURACO, PileRestriction, RuleSet, StockExhausted, full_pack
+from biriba.rules import (
+    BIRIBA,
+    BURACO,
+    RULE_IDS,
+    PileRestriction,
+    RuleSet,
+    StockExhausted,
+    full_pack,
+)
 from biriba.scoring import DealScore, TeamScore, score_team
 
 __version__ = "0.1.0.dev0"
@@ -33,6 +41,7 @@ __all__ = [
     "BIRIBA",
     "BURACO",
     "JOKER",
+    "RULE_IDS",
     "AddToMeld",
     "AmbiguousMoveError",
     "BiribaError",

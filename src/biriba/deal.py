@@ -38,7 +38,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from operator import mul
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -75,6 +75,9 @@ def _check_team(team: object, rules: RuleSet) -> int:
     if not 0 <= team < rules.teams:
         raise BiribaError(f"team {team} is out of range 0..{rules.teams - 1} (B1.1)", rule="B1.1")
     return team
+
+
+_PLAY: Final = Phase.PLAY
 
 
 def _refused(text: str, refusal: Refusal) -> IllegalMoveError:
@@ -309,7 +312,7 @@ class Deal:
         in its full form (``add 0 5H -> 4H 5H 6H 7H JK``), otherwise in the short form.
         """
         position = self._position
-        if position.phase is Phase.PLAY:
+        if position.phase is _PLAY:
             return self._play_list(position).moves
         return self._engine.legal_moves(position)
 
@@ -336,14 +339,16 @@ class Deal:
         else:
             raise TypeError(f"a move is a Move or its text, got {type(move).__name__}")
         position = self._position
-        if position.phase is Phase.PLAY:
+        engine = self._engine
+        if position.phase is _PLAY:
             for listed in self._play_list(position).moves:
                 if listed is move:  # the usual case: a move taken from legal_moves()
                     return move
-        engine = self._engine
-        adopted = engine.adopt(move)
-        if isinstance(adopted, Refusal):
-            raise _refused(text, adopted)
+            adopted = engine.adopt(move)
+            if isinstance(adopted, Refusal):
+                raise _refused(text, adopted)
+        else:
+            adopted = move  # a draw-phase move carries no meld to adopt
         refusal = engine.refusal(position, adopted)
         if refusal is None:
             return adopted
@@ -396,7 +401,11 @@ class Deal:
         On an illegal move raise :class:`~biriba.IllegalMoveError` (or
         :class:`~biriba.AmbiguousMoveError`) and change nothing.
         """
-        self.play_unchecked(self._checked(move))
+        move = self._checked(move)
+        position = self._position
+        self._position = self._engine.apply(position, move)
+        self._earlier.append(position)
+        self._history.append(move)
 
     def play_unchecked(self, move: Move) -> None:
         """Apply a move taken from :meth:`legal_moves` without checking it again.

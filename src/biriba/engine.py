@@ -94,6 +94,8 @@ def _minus(counts: Counts, cards: Iterable[Card]) -> Counts:
     return tuple(out)
 
 
+_DRAW_PHASE: Final = Phase.DRAW
+_PLAY_PHASE: Final = Phase.PLAY
 _DRAW: Final = DrawStock()
 _TAKE: Final = TakeDiscard()
 _PASS: Final = Pass()
@@ -149,6 +151,7 @@ class Engine:
         self.rules = rules
         self._players = rules.players
         self._teams = rules.teams
+        self._stock_end = rules.stock_end_remaining
         #: A hand of at least this many cards, one of them not the barred card, can
         #: always end the turn with a discard (B4.3: two kept, or ``keep_after_melding``
         #: when that is more).
@@ -211,8 +214,9 @@ class Engine:
         received = position.received[team]
         reserves = position.reserves
         packet = None if received or not reserves else reserves[0]
-        return Situation(
-            position.hands[seat], position.melds[team], received, packet, position.pile_card
+        return _new_situation(
+            Situation,
+            (position.hands[seat], position.melds[team], received, packet, position.pile_card),
         )
 
     def hidden_situation(
@@ -265,7 +269,7 @@ class Engine:
 
     def stock_open(self, stock_size: int) -> bool:
         """Whether a stock of ``stock_size`` cards may still be drawn from (B4.4, V7)."""
-        return stock_size > self.rules.stock_end_remaining
+        return stock_size > self._stock_end
 
     def draw_moves(
         self, situation: Situation, size: int, pile: tuple[Card, ...], stock_open: bool
@@ -351,25 +355,27 @@ class Engine:
         where it has none, are refused with B3.12: each legal addition has one text.
         """
         phase = position.phase
-        if phase is Phase.OVER:
-            return Refusal("B7.1", "the deal is over")
         seat = position.seat
-        situation = self.situation(position)
-        size = position.sizes[seat]
-        if phase is Phase.DRAW:
+        if phase is _DRAW_PHASE:
             if isinstance(move, DrawStock):
-                if self.stock_open(len(position.stock)):
+                if len(position.stock) > self._stock_end:
                     return None
                 return Refusal("B4.4", "the stock is empty; take the discard pile or pass")
             if isinstance(move, Pass):
-                if not self.stock_open(len(position.stock)):
+                if len(position.stock) <= self._stock_end:
                     return None
                 return Refusal("B4.4", "a player may pass only when the stock is empty")
             if isinstance(move, TakeDiscard):
-                return self.take_refusal(situation, size, position.pile)
+                return self.take_refusal(
+                    self.situation(position), position.sizes[seat], position.pile
+                )
             return Refusal(
                 "B4.1", f"seat {seat} must first draw from the stock or take the discard pile"
             )
+        if phase is Phase.OVER:
+            return Refusal("B7.1", "the deal is over")
+        situation = self.situation(position)
+        size = position.sizes[seat]
         if isinstance(move, Discard):
             return self.discard_refusal(situation, size, move.card, seat)
         if isinstance(move, LayMeld):
@@ -533,13 +539,17 @@ class Engine:
                     "a hand may be emptied by melding only to receive the reserve, which "
                     "needs a biriba on the table (B4.3)",
                 )
-            if self.can_finish(Situation(counts_of(packet), new_melds, True, None, pile_card)):
+            if self.can_finish(
+                _new_situation(Situation, (counts_of(packet), new_melds, True, None, pile_card))
+            ):
                 return None
         elif (
             left >= self.free_hand
             and (pile_card is None or counts[pile_card.index] - removed.count(pile_card) < left)
         ) or self.can_finish(
-            Situation(_minus(counts, removed), new_melds, received, packet, pile_card)
+            _new_situation(
+                Situation, (_minus(counts, removed), new_melds, received, packet, pile_card)
+            )
         ):
             return None
         return Refusal(
@@ -606,8 +616,8 @@ class Engine:
         end_turn = False
         if isinstance(move, Discard):
             card = move.card
-            hands, sizes, known = _without(hands, sizes, known, seat, (card,))
-            pile = (*pile, card)
+            hands, sizes, known = _without_one(hands, sizes, known, seat, card.index)
+            pile += (card,)
             pile_card = None
             end_turn = True
             if not sizes[seat]:
@@ -625,9 +635,12 @@ class Engine:
         elif isinstance(move, DrawStock):
             card = stock[-1]
             stock = stock[:-1]
-            hands, sizes = _with(hands, sizes, seat, (card,))
+            counts = list(hands[seat])
+            counts[card.index] += 1
+            hands = replaced(hands, seat, tuple(counts))
+            sizes = replaced(sizes, seat, sizes[seat] + 1)
             passes = 0
-            phase = Phase.PLAY
+            phase = _PLAY_PHASE
         elif isinstance(move, LayMeld):
             meld = move.meld
             melds = replaced(melds, team, (*melds[team], meld))
@@ -641,7 +654,7 @@ class Engine:
             own = melds[team]
             result = move.result or own[index].extensions(card)[0]
             melds = replaced(melds, team, (*own[:index], result, *own[index + 1 :]))
-            hands, sizes, known = _without(hands, sizes, known, seat, (card,))
+            hands, sizes, known = _without_one(hands, sizes, known, seat, card.index)
             if not sizes[seat]:  # B5.3
                 hands, sizes, known, reserves, received = _receive(
                     hands, sizes, known, reserves, received, seat, team
@@ -655,7 +668,7 @@ class Engine:
             pile_card = self.barred_after_take(pile)
             pile = ()
             passes = 0
-            phase = Phase.PLAY
+            phase = _PLAY_PHASE
         elif isinstance(move, Pass):
             passes += 1
             if passes >= self.rules.pass_limit:  # B4.4, B7.1
@@ -666,32 +679,42 @@ class Engine:
             raise TypeError(f"not a move: {move!r}")
         if end_turn:
             seat = (seat + 1) % self._players
-            phase = Phase.DRAW
+            phase = _DRAW_PHASE
             pile_card = None
             next_team = seat % self._teams
             if unactivated[next_team] == seat:  # B5.4: the receiver's next turn begins
                 unactivated = replaced(unactivated, next_team, None)
-        return Position(
-            dealer,
-            seat,
-            phase,
-            hands,
-            sizes,
-            known,
-            melds,
-            stock,
-            pile,
-            reserves,
-            received,
-            unactivated,
-            passes,
-            pile_card,
-            closed_by,
+        return _new_position(
+            Position,
+            (
+                dealer,
+                seat,
+                phase,
+                hands,
+                sizes,
+                known,
+                melds,
+                stock,
+                pile,
+                reserves,
+                received,
+                unactivated,
+                passes,
+                pile_card,
+                closed_by,
+            ),
         )
 
     def can_receive(self, melds: tuple[Meld, ...], packet: tuple[Card, ...] | None) -> bool:
         """Whether emptying the hand now receives ``packet`` (B5.2; V4)."""
         return packet is not None and (not self.rules.reserve_needs_biriba or has_biriba(melds))
+
+
+#: The tuple constructor, called as ``_new_position(Position, fields)`` with the fields
+#: in order: the fastest way to make the new position of every move (and, as
+#: ``_new_situation``, the situations of every look-ahead).
+_new_position: Final = tuple.__new__
+_new_situation: Final = tuple.__new__
 
 
 def _with(
@@ -726,6 +749,27 @@ def _without(
         for card in cards:
             if still[card.index]:
                 still[card.index] -= 1
+        known = replaced(known, seat, tuple(still) if any(still) else EMPTY_COUNTS)
+    return hands, sizes, known
+
+
+def _without_one(
+    hands: tuple[Counts, ...],
+    sizes: tuple[int, ...],
+    known: tuple[Counts, ...],
+    seat: int,
+    index: int,
+) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Counts, ...]]:
+    """:func:`_without` for the one card of index ``index``: a discard or an addition,
+    the commonest moves."""
+    counts = list(hands[seat])
+    counts[index] -= 1
+    hands = replaced(hands, seat, tuple(counts))
+    sizes = replaced(sizes, seat, sizes[seat] - 1)
+    held = known[seat]
+    if held is not EMPTY_COUNTS and held[index]:
+        still = list(held)
+        still[index] -= 1
         known = replaced(known, seat, tuple(still) if any(still) else EMPTY_COUNTS)
     return hands, sizes, known
 

@@ -19,11 +19,27 @@ from biriba.errors import BiribaError
 __all__ = [
     "BIRIBA",
     "BURACO",
+    "RULE_IDS",
     "PileRestriction",
     "RuleSet",
     "StockExhausted",
     "full_pack",
 ]
+
+
+def _ids(part: str, sections: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(
+        f"{part}{s}.{i}" for s, count in enumerate(sections, 1) for i in range(1, count + 1)
+    )
+
+
+#: The id of every rule of the rules reference, in its order: part B (Biriba), part Z
+#: (Buraco) and part V (the variant options). Errors name one of these as ``err.rule``.
+RULE_IDS: Final = frozenset(
+    _ids("B", (4, 4, 12, 5, 5, 2, 1, 8, 2))
+    + _ids("Z", (3, 2, 7, 5, 2))
+    + tuple(f"V{i}" for i in range(1, 8))
+)
 
 
 class StockExhausted(enum.Enum):

@@ -1,0 +1,192 @@
+"""One source of legality and its reason: ``is_legal`` agrees with ``legal_moves()`` on
+every candidate move, and every refusal names the rule that forbids the move.
+
+Random deals under several rule sets; at positions along the way, the candidates are
+every listed move and near misses built from them: a card not in hand, a meld index the
+team does not have, the full form of an addition that has no choice and the short form
+of one that has, moves of the other phase, melds needing two copies of a card held once,
+and every discard and every addition of every card. For each:
+``is_legal(m) == (m in legal_moves())``, ``verify`` raises exactly when ``is_legal`` is
+false, the error's ``rule`` is an id of the rules reference, and for the near misses it is
+the rule that forbids them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from biriba import (
+    BIRIBA,
+    JOKER,
+    AddToMeld,
+    AmbiguousMoveError,
+    Card,
+    Deal,
+    Discard,
+    DrawStock,
+    IllegalMoveError,
+    InvalidMeldError,
+    LayMeld,
+    Meld,
+    Move,
+    Pass,
+    Phase,
+    RuleSet,
+    TakeDiscard,
+)
+from biriba.rules import RULE_IDS
+
+from .helpers import deal_at, position
+
+ALL_CARDS = [Card.from_index(i) for i in range(53)]
+
+#: BIRIBA and the variants the engine plays: V2, V4, V6 (three alone, six in pairs), V7.
+RULE_SETS = [
+    BIRIBA,
+    BIRIBA.evolve(name="sequences-only", groups=False),
+    BIRIBA.evolve(name="no-biriba-reserve", reserve_needs_biriba=False),
+    BIRIBA.evolve(name="three-alone", players=3, teams=3, reserve_count=3),
+    BIRIBA.evolve(name="six-in-pairs", players=6, teams=2, decks=3, jokers=6),
+    BIRIBA.evolve(name="two-substitutes", max_substitutes=2),
+    BIRIBA.evolve(name="keep-one", keep_after_melding=1, twos_always_wild=True),
+]
+
+
+def refused_rule(deal: Deal, move: Move) -> str | None:
+    """The rule ``verify`` names for ``move``, or ``None`` if it accepts it; checks that
+    ``is_legal`` and ``verify`` agree."""
+    try:
+        deal.verify(move)
+    except IllegalMoveError as error:
+        assert not deal.is_legal(move)
+        assert error.rule in RULE_IDS, (str(move), str(error))
+        assert error.rule in str(error)
+        return error.rule
+    assert deal.is_legal(move)
+    return None
+
+
+def near_misses(deal: Deal, rng: random.Random) -> list[tuple[Move, str]]:
+    """Moves close to legal ones, each with the rule that forbids it."""
+    seat = deal.to_move
+    assert seat is not None
+    hand = deal.hand(seat)
+    melds = deal.melds(deal.team_of(seat))
+    rules = deal.rules
+    out: list[tuple[Move, str]] = []
+    missing = [c for c in ALL_CARDS if c not in hand]
+    if deal.phase is Phase.DRAW:
+        # Moves of the play phase, before the draw.
+        for card in hand[:3]:
+            out.append((Discard(card), "B4.1"))
+        if melds and hand:
+            out.append((AddToMeld(0, hand[0]), "B4.1"))
+        return out
+    # Moves of the draw phase, after it.
+    out += [(DrawStock(), "B4.1"), (TakeDiscard(), "B4.1"), (Pass(), "B4.1")]
+    for card in missing[:3]:
+        out.append((Discard(card), "B4.1"))
+        if melds:
+            out.append((AddToMeld(rng.randrange(len(melds)), card), "B4.1"))
+    if hand:
+        out.append((AddToMeld(len(melds) + rng.randrange(3), hand[0]), "B3.8"))
+    for move in deal.legal_moves():
+        if isinstance(move, AddToMeld):
+            results = melds[move.index].extensions(move.card)
+            if move.result is None:
+                # The full form where there is no choice.
+                out.append((AddToMeld(move.index, move.card, results[0]), "B3.12"))
+            else:
+                # The short form where there is a choice.
+                out.append((AddToMeld(move.index, move.card), "B3.12"))
+    # Melds of cards held once: the same meld with one of its cards twice more.
+    held_once = [c for c in hand if hand.count(c) == 1 and not rules.is_wild(c)]
+    for card in held_once[:2]:
+        for others in ((card, card), (card, JOKER)):
+            try:
+                meld = Meld.from_cards((card, *others), rules)
+            except InvalidMeldError:
+                continue
+            out.append((LayMeld(meld), "B4.1"))
+    return out
+
+
+def every_simple_move(deal: Deal) -> list[Move]:
+    """Every discard, every addition of every card to every meld (with and without each
+    of its outcomes), the three keyword moves."""
+    seat = deal.to_move
+    assert seat is not None
+    melds = deal.melds(deal.team_of(seat))
+    out: list[Move] = [DrawStock(), TakeDiscard(), Pass()]
+    for card in ALL_CARDS:
+        out.append(Discard(card))
+        for i, meld in enumerate(melds):
+            out.append(AddToMeld(i, card))
+            out += [AddToMeld(i, card, r) for r in meld.extensions(card)]
+    return out
+
+
+def check_position(deal: Deal, rng: random.Random) -> None:
+    listed = deal.legal_moves()
+    before = deal.to_dict()
+    assert len(set(listed)) == len(listed)
+    for move in listed:
+        assert refused_rule(deal, move) is None, str(move)
+    for move, rule in near_misses(deal, rng):
+        assert refused_rule(deal, move) == rule, (str(move), rule)
+        assert move not in listed
+    for move in every_simple_move(deal):
+        assert (refused_rule(deal, move) is None) == (move in listed), str(move)
+    assert deal.to_dict() == before  # checking changes nothing
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(RULE_SETS))
+def test_is_legal_agrees_with_legal_moves_and_refusals_name_their_rule(
+    seed: int, rules: RuleSet
+) -> None:
+    deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+    rng = random.Random(seed)
+    while not deal.is_over:
+        if rng.random() < 0.15:
+            check_position(deal, rng)
+        moves = deal.legal_moves()
+        take = [m for m in moves if isinstance(m, TakeDiscard)]
+        deal.play(take[0] if take and rng.random() < 0.4 else rng.choice(moves))
+    for move in (DrawStock(), Discard(ALL_CARDS[0])):
+        assert refused_rule(deal, move) == "B7.1"
+
+
+def test_an_ambiguous_short_form_is_refused_with_B3_12() -> None:
+    """The short form where the card has a choice raises AmbiguousMoveError, rule B3.12."""
+    # 6H takes the joker's place in 4H 5H JK 7H, the joker going low or high.
+    deal = deal_at(hands={0: "6H KS QS"}, melds=(["4H 5H JK 7H"], []))
+    with pytest.raises(AmbiguousMoveError) as info:
+        deal.play("add 0 6H")
+    assert info.value.rule == "B3.12"
+
+
+def test_the_substitute_refusal_counts_the_substitutes_held() -> None:
+    """B3.10 under max_substitutes=2: the refusal says the meld holds two."""
+    rules = BIRIBA.evolve(name="two-substitutes", max_substitutes=2)
+    data = position(hands={0: "JK KS QS 9D"}, melds=(["3H 2C 5H JK 7H"], []), rules=rules)
+    deal = Deal.from_dict(data, rules)
+    with pytest.raises(IllegalMoveError) as info:
+        deal.play("add 0 JK")
+    assert info.value.rule == "B3.10"
+    assert "2 substitutes" in str(info.value)
+
+
+def test_rule_ids_are_those_of_the_rules_reference() -> None:
+    """``RULE_IDS`` lists exactly the bold ids of RULES.md (when it is beside the project)."""
+    reference = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+    if not reference.exists():
+        pytest.skip(f"{reference} is not here")
+    ids = set(re.findall(r"\*\*([BZV][0-9.]+)\*\*", reference.read_text()))
+    assert ids == RULE_IDS
