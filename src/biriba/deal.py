@@ -26,7 +26,7 @@ discard pile, the sizes of the other hands, of the stock and of the reserves, th
 state, the public history (a draw shows as ``draw``, never as the card), and the cards
 each other player is publicly known to hold because they took them with the discard
 pile. A view holds no reference to the deal, so nothing hidden can leak from it;
-:meth:`PlayerView.sample` deals the unknown cards at random into a full deal consistent
+:meth:`~biriba.PlayerView.sample` deals the unknown cards at random into a full deal consistent
 with the view, for search bots. (The two classes share this module because each returns
 the other.)
 """

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import compress
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TypeVar
 
 from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, counts_of, format_cards
 from biriba.enumeration import meld_parts, melds_from_counts
@@ -37,7 +37,7 @@ from biriba.moves import (
     add_unchecked,
     lay_unchecked,
 )
-from biriba.position import Phase, Position, replaced
+from biriba.position import Phase, Position
 from biriba.rules import PileRestriction, RuleSet, StockExhausted, full_pack
 
 __all__ = [
@@ -79,6 +79,16 @@ class Situation(NamedTuple):
     packet: tuple[Card, ...] | None
     #: The card B4.2 bars from the discard this turn, or ``None``.
     pile_card: Card | None
+
+
+_T = TypeVar("_T")
+
+
+def replaced(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    """``values`` with ``values[index]`` replaced by ``value``."""
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
 
 
 def has_biriba(melds: Iterable[Meld]) -> bool:

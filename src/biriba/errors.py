@@ -42,7 +42,7 @@ class InvalidMeldError(BiribaError):
 
 
 class IllegalMoveError(BiribaError):
-    """A move that is not legal in the position; the message and :attr:`rule` name the
+    """A move that is not legal in the position; the message and :attr:`~BiribaError.rule` name the
     rule that forbids it (``B4.3``).
 
     The position is left exactly as it was.

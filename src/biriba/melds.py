@@ -365,7 +365,7 @@ def _check_copies(cards: tuple[Card, ...], rules: RuleSet) -> None:
     for card in cards:
         seen[card] = seen.get(card, 0) + 1
     for card, count in seen.items():
-        limit = rules.jokers if card.rank is None else rules.decks
+        limit = rules.copies(card)
         if count > limit:
             raise _fail(cards, f"B1.2: the pack holds only {limit} of {card}")
 
@@ -422,11 +422,13 @@ def _validate_sequence(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSe
 
 
 def _acts_as_substitute(card: Card, rank: int, suit: int, rules: RuleSet) -> bool:
+    """Whether ``card``, standing at sequence rank ``rank`` of ``suit``, is a substitute:
+    a wild card, unless it is the two of the suit at rank 2 (B3.6; V7 twos always wild)."""
+    if not rules.is_wild(card):
+        return False
     if card.rank is None:
         return True
-    if card.rank == 2 and rules.twos_wild:
-        return rules.twos_always_wild or rank != 2 or card.suit != suit
-    return False
+    return rules.twos_always_wild or rank != 2 or card.suit != suit
 
 
 def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleSet) -> str:

@@ -10,14 +10,12 @@ over positions, its undo a stack of earlier positions, and a copy shares them.
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 from biriba.cards import Card, Counts
 from biriba.melds import Meld
 
-__all__ = ["Phase", "Position", "replaced"]
-
-_T = TypeVar("_T")
+__all__ = ["Phase", "Position"]
 
 
 class Phase(enum.Enum):
@@ -76,10 +74,3 @@ class Position(NamedTuple):
     def to_move(self) -> int | None:
         """The seat to act, ``None`` once the deal is over."""
         return None if self.phase is Phase.OVER else self.seat
-
-
-def replaced(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
-    """``values`` with ``values[index]`` replaced by ``value``."""
-    changed = list(values)
-    changed[index] = value
-    return tuple(changed)

@@ -76,7 +76,7 @@ def team_score(
 ) -> TeamScore:
     """One team's score by B8: the one scorer behind :meth:`Deal.score
     <biriba.Deal.score>`, :meth:`PlayerView.public_score <biriba.PlayerView.public_score>`
-    and :func:`score_team`.
+    and :func:`~biriba.score_team`.
 
     ``left_in_hands`` is the value of the cards the team's players still hold, the packet
     of an unactivated reserve left out (B8.4, B8.7); ``received`` whether the team
