@@ -139,9 +139,11 @@ class Match:
         match is.
         """
         if self.is_over:
-            raise BiribaError("the match is over (B9.2): there is no next deal")
+            raise BiribaError("the match is over (B9.2): there is no next deal", rule="B9.2")
         if not self._deal.is_over:
-            raise BiribaError("the deal in progress is not over yet (B7.1): finish it first")
+            raise BiribaError(
+                "the deal in progress is not over yet (B7.1): finish it first", rule="B7.1"
+            )
         score = self._deal.score()
         self._totals = tuple(t + s.total for t, s in zip(self._totals, score.teams, strict=True))
         self._scores = (*self._scores, score)
@@ -202,11 +204,13 @@ class Match:
         ):
             raise InvalidPositionError(
                 f"invalid match: totals must be {rules.teams} integers, one per team (B9.1), "
-                f"got {totals!r}"
+                f"got {totals!r}",
+                rule="B9.1",
             )
         if data["dealer"] != deal.dealer:
             raise InvalidPositionError(
-                f"invalid match: dealer {data['dealer']!r} is not the deal's dealer {deal.dealer}"
+                f"invalid match: dealer {data['dealer']!r} is not the deal's dealer {deal.dealer}",
+                rule="B2.1",
             )
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
@@ -218,7 +222,8 @@ class Match:
         if data.get("winner") is not None and data.get("winner") != winner:
             raise InvalidPositionError(
                 f"invalid match: winner {data.get('winner')!r} does not follow from the totals "
-                f"(B9.2)"
+                f"(B9.2)",
+                rule="B9.2",
             )
         match = object.__new__(cls)
         match.rules = rules

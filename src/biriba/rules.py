@@ -192,7 +192,8 @@ class RuleSet:
         if self.players % self.teams:
             raise BiribaError(
                 f"RuleSet: {self.players} players do not split into {self.teams} equal teams "
-                f"(B1.1, V6)"
+                f"(B1.1, V6)",
+                rule="B1.1",
             )
         if len(self.card_values) != 14:
             raise BiribaError("RuleSet.card_values needs 14 entries (index 0 unused, 1..13)")
@@ -200,12 +201,15 @@ class RuleSet:
         if needed + int(self.up_card) > self.pack_size:
             raise BiribaError(
                 f"RuleSet {self.name!r}: a pack of {self.pack_size} cards cannot deal "
-                f"{needed + int(self.up_card)} (B2.3)"
+                f"{needed + int(self.up_card)} (B2.3)",
+                rule="B2.3",
             )
         if self.max_substitutes is not None and self.max_substitutes < 0:
             raise BiribaError("RuleSet.max_substitutes must not be negative")
         if not (self.ace_low or self.ace_high):
-            raise BiribaError("RuleSet: an ace must be able to stand low or high (B3.2)")
+            raise BiribaError(
+                "RuleSet: an ace must be able to stand low or high (B3.2)", rule="B3.2"
+            )
         values = tuple(self.card_values[i % 13 + 1] for i in range(JOKER_INDEX))
         object.__setattr__(self, "_values", (*values, self.joker_value))
         wild = tuple(c.index for c in CARDS if c.rank is None or (self.twos_wild and c.rank == 2))
