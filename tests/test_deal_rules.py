@@ -28,10 +28,14 @@ BIRIBA_7 = "3H 4H 5H 6H 7H 8H 9H"  # a clean sequence biriba
 SIX = "2H 3H 4H 5H 6H 7H"  # one card short of a biriba
 
 
-def rejects(deal: Deal, move: str, rule: str) -> None:
+def rejects(deal: Deal, move: str, rule: str, rule_id: str | None = None) -> None:
+    """``move`` is refused citing ``rule``, with ``err.rule`` that rule (or ``rule_id``
+    where the message cites a second rule beside the one that forbids), and the deal
+    is unchanged."""
     before = deal.to_dict()
-    with pytest.raises(IllegalMoveError, match=rule.replace(".", r"\.")):
+    with pytest.raises(IllegalMoveError, match=rule.replace(".", r"\.")) as info:
         deal.play(move)
+    assert info.value.rule == (rule_id or rule)
     assert deal.to_dict() == before
 
 
@@ -284,7 +288,8 @@ def test_B5_4_emptying_by_discard_receives_now_but_ends_the_turn() -> None:
 def test_B5_5_the_partner_cannot_receive_a_second_reserve() -> None:
     deal = deal_at(hands={2: "8H 9H"}, to_move=2, melds=([SIX], []), received=(True, False))
     deal.play("add 0 8H")
-    rejects(deal, "add 0 9H", "B5.5")
+    # B4.3 forbids emptying the hand by melding, as B5.5 leaves no reserve to receive.
+    rejects(deal, "add 0 9H", "B5.5", rule_id="B4.3")
     deal.play("discard 9H")  # a close, not a second reserve
     assert deal.is_over and deal.closed_by == 2
     assert len(deal.reserves) == 1

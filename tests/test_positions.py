@@ -91,38 +91,40 @@ def broken(change: Any) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    ("change", "message"),
+    ("change", "message", "rule"),
     [
-        (lambda d: d.pop("hands"), "missing key"),
-        (lambda d: d.update(rules="chess"), "no rule set named"),
-        (lambda d: d.update(dealer=4), "dealer is 4, out of range"),
-        (lambda d: d.update(to_move=None), "to_move is null exactly"),
-        (lambda d: d.update(phase="lunch"), "phase must be"),
-        (lambda d: d["hands"][0].append("7H"), "too many 7H"),
-        (lambda d: d["hands"][0].pop(), "missing"),
-        (lambda d: d["hands"][0].__setitem__(0, "7X"), "hands\\[0\\]\\[0\\]"),
-        (lambda d: d["hands"][0].__setitem__(0, 7), "a card is written as a string"),
-        (lambda d: d.update(hands=d["hands"][:3]), "hands must have 4 entries"),
-        (lambda d: d["melds"][0].append("3H 4H JK JK"), "B3.3"),
-        (lambda d: d.update(reserve_received=[True, False]), "reserve packet"),
-        (lambda d: d.update(passes=2), "passes happen only with the stock empty"),
-        (lambda d: d.update(pile_card="7H"), "pile_card is set only in the play phase"),
-        (lambda d: d.update(closed_by=1), "closed_by is set but the deal is not over"),
-        (lambda d: d.update(unactivated=[1, None]), "not in team 0"),
-        (lambda d: d["reserves"][0].pop(), "reserves\\[0\\] has 10 cards"),
-        (lambda d: d.update(phase="over", to_move=None), "needs pass_limit passes"),
-        (lambda d: d.update(reserve_received="no"), "must be a list"),
+        (lambda d: d.pop("hands"), "missing key", None),
+        (lambda d: d.update(rules="chess"), "no rule set named", None),
+        (lambda d: d.update(dealer=4), "dealer is 4, out of range", "B1.1"),
+        (lambda d: d.update(to_move=None), "to_move is null exactly", None),
+        (lambda d: d.update(phase="lunch"), "phase must be", None),
+        (lambda d: d["hands"][0].append("7H"), "too many 7H", "B1.2"),
+        (lambda d: d["hands"][0].pop(), "missing", "B1.2"),
+        (lambda d: d["hands"][0].__setitem__(0, "7X"), "hands\\[0\\]\\[0\\]", None),
+        (lambda d: d["hands"][0].__setitem__(0, 7), "a card is written as a string", None),
+        (lambda d: d.update(hands=d["hands"][:3]), "hands must have 4 entries", None),
+        (lambda d: d["melds"][0].append("3H 4H JK JK"), "B3.3", "B3.3"),
+        (lambda d: d.update(reserve_received=[True, False]), "reserve packet", "B5.1"),
+        (lambda d: d.update(passes=2), "passes happen only with the stock empty", "B4.4"),
+        (lambda d: d.update(pile_card="7H"), "pile_card is set only in the play phase", "B4.2"),
+        (lambda d: d.update(closed_by=1), "closed_by is set but the deal is not over", "B7.1"),
+        (lambda d: d.update(unactivated=[1, None]), "not in team 0", "B1.1"),
+        (lambda d: d["reserves"][0].pop(), "reserves\\[0\\] has 10 cards", "B2.3"),
+        (lambda d: d.update(phase="over", to_move=None), "needs pass_limit passes", "B7.1"),
+        (lambda d: d.update(reserve_received="no"), "must be a list", None),
     ],
 )
-def test_from_dict_refuses_bad_positions(change: Any, message: str) -> None:
-    with pytest.raises(InvalidPositionError, match=message):
+def test_from_dict_refuses_bad_positions(change: Any, message: str, rule: str | None) -> None:
+    with pytest.raises(InvalidPositionError, match=message) as info:
         Deal.from_dict(broken(change))
+    assert info.value.rule == rule  # the rule broken, None for malformed data
 
 
 def test_from_dict_refuses_a_position_with_no_legal_move() -> None:
     data = position(hands={0: "KS"}, phase="play")
-    with pytest.raises(InvalidPositionError, match=r"B4\.5"):
+    with pytest.raises(InvalidPositionError, match=r"B4\.5") as info:
         Deal.from_dict(data)
+    assert info.value.rule == "B4.5"
 
 
 def test_from_dict_types() -> None:

@@ -534,9 +534,9 @@ class Engine:
             if packet is None:
                 if received:
                     return Refusal(
-                        "B5.5",
+                        "B4.3",
                         "a hand may be emptied by melding only to receive the reserve, and "
-                        "the team has received its reserve (B4.3)",
+                        "the team has already received its reserve (B5.5)",
                     )
                 return Refusal(
                     "B4.3",
