@@ -188,3 +188,20 @@ def test_greedy_does_not_take_a_pile_it_could_not_meld_from() -> None:
     assert deal.is_legal("take")
     assert str(GreedyBot(seed=0).choose(deal.view(1))) == "pass"
     assert str(MonteCarloBot(seed=0, iterations=1).choose(deal.view(1))) == "pass"
+
+
+def test_the_heuristic_asks_the_rule_set_which_cards_are_wild() -> None:
+    """A two is a substitute the bots guard under biriba, an ordinary card without wild
+    twos: the danger of discarding it drops by the substitute's share."""
+    from collections import Counter
+
+    from biriba import BIRIBA, Card
+    from biriba.bots.heuristics import discard_danger
+
+    plain = BIRIBA.evolve(name="no-wild-twos", twos_wild=False)
+    two = Card.parse("2C")
+    dangers = []
+    for rules in (BIRIBA, plain):
+        view = Deal.new(rules, seed=5).view(1)
+        dangers.append(discard_danger(two, view, Counter(view.hand)))
+    assert dangers[0] - dangers[1] >= 50

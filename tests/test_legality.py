@@ -190,3 +190,17 @@ def test_rule_ids_are_those_of_the_rules_reference() -> None:
         pytest.skip(f"{reference} is not here")
     ids = set(re.findall(r"\*\*([BZV][0-9.]+)\*\*", reference.read_text()))
     assert ids == RULE_IDS
+
+
+def test_B4_3_a_team_with_no_reserve_left_is_told_so() -> None:
+    """Three teams, two packets, both received: a third team may not empty its hand by
+    melding, because no reserve is left for it (not because it received one)."""
+    rules = BIRIBA.evolve(name="three-teams-two-packets", players=3, teams=3, reserve_count=2)
+    data = position(hands={2: "5C 6C 7C"}, to_move=2, received=(True, True), rules=rules, dealer=1)
+    data["melds"] = [[], [], []]
+    data["reserve_received"] = [True, True, False]
+    data["unactivated"] = [None, None, None]
+    deal = Deal.from_dict(data, rules)
+    with pytest.raises(IllegalMoveError, match="no reserve is left") as info:
+        deal.play("meld 5C 6C 7C")
+    assert info.value.rule == "B4.3"
