@@ -78,9 +78,12 @@ def _check_team(team: object, rules: RuleSet) -> int:
 
 
 _PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
 
 
-def _refused(text: str, refusal: Refusal) -> IllegalMoveError:
+def _refused(given: Move | str, refusal: Refusal) -> IllegalMoveError:
+    """The error for ``given`` (a move or its text), refused by ``refusal``."""
+    text = given if isinstance(given, str) else str(given)
     return IllegalMoveError(f"illegal move {text!r}: {refusal}", rule=refusal.rule)
 
 
@@ -221,7 +224,7 @@ class Deal:
     @property
     def is_over(self) -> bool:
         """Whether the deal has ended (B7.1)."""
-        return self._position.phase is Phase.OVER
+        return self._position.phase is _OVER
 
     @property
     def to_move(self) -> int | None:
@@ -328,15 +331,15 @@ class Deal:
 
     def _checked(self, move: Move | str) -> Move:
         """``move`` as the engine plays it, or the error saying which rule forbids it."""
+        given = move
         if isinstance(move, str):
-            text = move
             try:
-                move = Move.parse(text, self.rules)
+                move = Move.parse(move, self.rules)
             except InvalidMeldError as error:
-                raise IllegalMoveError(f"illegal move {text!r}: {error}", rule=error.rule) from None
-        elif isinstance(move, Move):
-            text = str(move)
-        else:
+                raise IllegalMoveError(
+                    f"illegal move {given!r}: {error}", rule=error.rule
+                ) from None
+        elif not isinstance(move, Move):
             raise TypeError(f"a move is a Move or its text, got {type(move).__name__}")
         position = self._position
         engine = self._engine
@@ -346,17 +349,17 @@ class Deal:
                     return move
             adopted = engine.adopt(move)
             if isinstance(adopted, Refusal):
-                raise _refused(text, adopted)
+                raise _refused(given, adopted)
         else:
             adopted = move  # a draw-phase move carries no meld to adopt
         refusal = engine.refusal(position, adopted)
         if refusal is None:
             return adopted
         if isinstance(adopted, AddToMeld) and adopted.result is None:
-            self._raise_if_ambiguous(text, adopted)
-        raise _refused(text, refusal)
+            self._raise_if_ambiguous(given, adopted)
+        raise _refused(given, refusal)
 
-    def _raise_if_ambiguous(self, text: str, move: AddToMeld) -> None:
+    def _raise_if_ambiguous(self, given: Move | str, move: AddToMeld) -> None:
         """For the short form of an addition with a choice of places (B3.12): raise
         :class:`~biriba.AmbiguousMoveError` listing the legal full forms, or, when none
         is legal, the refusal of the first."""
@@ -374,13 +377,13 @@ class Deal:
         if allowed:
             listing = ", ".join(repr(str(m)) for m in allowed)
             raise AmbiguousMoveError(
-                f"ambiguous move {text!r}: {move.card} has a choice of places (B3.12); "
+                f"ambiguous move {str(given)!r}: {move.card} has a choice of places (B3.12); "
                 f"write one of {listing}",
                 allowed,
             )
         first = refusals[0]
         assert first is not None
-        raise _refused(text, first)
+        raise _refused(given, first)
 
     def is_legal(self, move: Move | str) -> bool:
         """Whether ``move`` (a :class:`Move` or its text) is legal now."""

@@ -162,6 +162,8 @@ class Engine:
         self._players = rules.players
         self._teams = rules.teams
         self._stock_end = rules.stock_end_remaining
+        self._bars_pile_card = rules.pile_restriction is PileRestriction.NO_DISCARD_BACK
+        self._no_take_with_one = rules.pile_restriction is PileRestriction.NO_TAKE_WITH_ONE_CARD
         #: A hand of at least this many cards, one of them not the barred card, can
         #: always end the turn with a discard (B4.3: two kept, or ``keep_after_melding``
         #: when that is more).
@@ -251,7 +253,7 @@ class Engine:
     def barred_after_take(self, pile: tuple[Card, ...]) -> Card | None:
         """The card B4.2 bars from the discard after taking ``pile``: its one card, when
         the pile held exactly one and the rule set has B4.2; else ``None``."""
-        if len(pile) == 1 and self.rules.pile_restriction is PileRestriction.NO_DISCARD_BACK:
+        if len(pile) == 1 and self._bars_pile_card:
             return pile[0]
         return None
 
@@ -301,7 +303,12 @@ class Engine:
         counts, melds, _, _, pile_card = situation
         moves: list[Move] = []
         after_refusal = self.after_refusal
-        spare = self._spare(counts, size, pile_card)
+        # Cards may leave the hand with no look-ahead while ``free_hand`` cards stay, one
+        # of them not the card B4.2 bars: the turn can then always end (B4.5). ``spare``
+        # is how many may leave so; only longer melds need after_refusal.
+        barred = counts[pile_card.index] if pile_card is not None else 0
+        free = self.free_hand
+        spare = size - (free if free > barred else barred + 1)
         for part in meld_parts(counts, self.rules):
             lays = part.moves
             if lays is None:
@@ -321,21 +328,14 @@ class Engine:
                 is None
             ):
                 moves.append(add_unchecked(i, card, result if choice else None))
-        if self.hand_discard_refusal(situation, size) is None:
+        if size >= free or self.hand_discard_refusal(situation, size) is None:
             discards = compress(DISCARDS, counts)
             if pile_card is None:
                 moves += discards
             else:
-                barred = DISCARDS[pile_card.index]
-                moves += [d for d in discards if d is not barred]
+                barred_discard = DISCARDS[pile_card.index]
+                moves += [d for d in discards if d is not barred_discard]
         return MoveList(tuple(moves))
-
-    def _spare(self, counts: Counts, size: int, pile_card: Card | None) -> int:
-        """How many cards may leave the hand with no look-ahead: while :attr:`free_hand`
-        cards stay, one of them not the card B4.2 bars, the turn can always end (B4.5)."""
-        barred = counts[pile_card.index] if pile_card is not None else 0
-        keep = self.free_hand
-        return size - (keep if keep > barred else barred + 1)
 
     # ============================================================== refusals
     def adopt(self, move: Move) -> Move | Refusal:
@@ -400,11 +400,7 @@ class Engine:
         """Why the player may not take ``pile`` (B4.1, B4.2, B4.5; Z4.4), or ``None``."""
         if not pile:
             return Refusal("B4.1", "the discard pile is empty")
-        if (
-            self.rules.pile_restriction is PileRestriction.NO_TAKE_WITH_ONE_CARD
-            and len(pile) == 1
-            and size == 1
-        ):
+        if self._no_take_with_one and len(pile) == 1 and size == 1:
             return Refusal("Z4.4", "a player holding a single card may not take a one-card pile")
         pile_card = self.barred_after_take(pile)
         if (pile_card is None or situation.hand[pile_card.index] < size) and (
@@ -422,6 +418,8 @@ class Engine:
     def hand_discard_refusal(self, situation: Situation, size: int) -> Refusal | None:
         """Why no card at all may be discarded from a hand of ``size`` cards (B4.3, B5.4,
         B6.1; V7), or ``None``."""
+        if size >= self.free_hand:
+            return None
         keep = self.rules.keep_after_melding
         if size == 1:
             if keep <= 1:
