@@ -11,14 +11,13 @@ checks that both agree.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final
 
-from biriba.cards import CARDS as _CARDS
-from biriba.cards import JOKER_INDEX, Card
+from biriba.cards import CARDS, Card
 from biriba.errors import BiribaError
-from biriba.melds import ONE_PLACE, Meld, MeldKind
-from biriba.melds import natural_index as _natural_index
+from biriba.melds import ONE_PLACE, Meld, MeldKind, natural_index
 from biriba.rules import BIRIBA, RuleSet
 
 if TYPE_CHECKING:
@@ -42,10 +41,9 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
         if not isinstance(card, Card):
             raise TypeError(f"enumerate_melds expects cards, got {type(card).__name__}")
         counts[card.index] += 1
-    for index, count in enumerate(counts):
-        most = rules.decks if index != JOKER_INDEX else rules.jokers
+    for card, count in zip(CARDS, counts, strict=True):
+        most = rules.copies(card)
         if count > most:
-            card = Card.from_index(index)
             raise BiribaError(
                 f"B1.2: the hand holds {count} copies of {card}, the pack only {most}"
             )
@@ -95,7 +93,8 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     # The hand as bytes, one a card: the cache keys are bytes too, which hash at once and
     # which the garbage collector never has to visit.
     raw = bytes(counts)
-    wild_key = raw[1:53:13] + raw[52:] if rules.twos_wild else raw[52:]
+    # How many of each substitute the hand holds, in the order of rules.wild_indices.
+    wild_key = plan.wild_counts(raw)
     n_wild = sum(wild_key)
     max_subs = rules.max_substitutes
     sub_cap = n_wild if max_subs is None or max_subs > n_wild else max_subs
@@ -111,9 +110,10 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
         )
         # The ranks with enough cards for a group, found by bytes.find: most have too few.
         enough = totals.translate(plan.at_least[sub_cap])
+        groupable = plan.groupable
         c = enough.find(1)
         while c != -1:
-            if c != 1 or not rules.twos_wild:  # B3.5: no group of twos
+            if groupable[c]:  # B3.5: no group of twos where they are substitutes
                 # The rank's counts by suit, the substitutes, and the rank.
                 key = raw[c:52:13] + wild_key + _TAGS[c]
                 found = cache.get(key)
@@ -164,13 +164,21 @@ def _store(cache: dict[bytes, Part], key: bytes, melds: tuple[Meld, ...]) -> Par
 class _Plan:
     """What :func:`meld_parts` reads of a rule set, worked out once, and its cache."""
 
-    __slots__ = ("at_least", "cache", "wild_idx")
+    __slots__ = ("at_least", "cache", "groupable", "wild_counts", "wild_idx")
 
     def __init__(self, rules: RuleSet) -> None:
-        self.wild_idx = (1, 14, 27, 40, JOKER_INDEX) if rules.twos_wild else (JOKER_INDEX,)
+        #: The card indices of the substitutes (B1.3, Z1.2).
+        self.wild_idx = rules.wild_indices
+        #: A hand's bytes to the counts of its substitutes, in the order of ``wild_idx``.
+        self.wild_counts = _bytes_at(self.wild_idx)
+        #: For each rank index 0..12, whether groups of that rank exist: not of a rank
+        #: whose cards are substitutes (B3.5).
+        self.groupable = tuple(
+            not any(rules.is_wild(card) for card in CARDS[c:52:13]) for c in range(13)
+        )
         #: For each number of substitutes usable, maps a rank's count to 1 if a group of
         #: that rank may be possible, else 0.
-        most = rules.jokers + (4 * rules.decks if rules.twos_wild else 0)
+        most = sum(rules.copies(CARDS[i]) for i in self.wild_idx)
         self.at_least = tuple(_at_least(max(2, rules.min_meld - subs)) for subs in range(most + 1))
         self.cache: dict[bytes, Part] = {}
 
@@ -181,6 +189,15 @@ class _Plan:
 
 
 _PLANS: dict[RuleSet, _Plan] = {}
+
+
+def _bytes_at(indices: tuple[int, ...]) -> Callable[[bytes], bytes]:
+    """A function taking a bytes object to its bytes at ``indices``, in that order."""
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda raw: raw[only : only + 1]
+    pick = operator.itemgetter(*indices)
+    return lambda raw: bytes(pick(raw))
 
 
 @functools.cache
@@ -238,11 +255,15 @@ def _sequences_of_suit(
     substitute), given which of its ranks the hand holds (``present[r - 1]`` is 1 for rank
     ``r``, else 0). ``wilds`` gives the substitutes in hand as ``(index, count)`` pairs,
     asked only if needed."""
-    twos_natural = rules.twos_wild and not rules.twos_always_wild
+    own_two = base + 1
+    # Whether the suit's two is a substitute that still stands natural at rank 2 (B3.6),
+    # and whether it is a substitute even there (V7).
+    wild_two = rules.is_wild(CARDS[own_two])
+    twos_natural = wild_two and not rules.twos_always_wild
     # have[r] for r in 0..15: whether the natural of rank r is in the hand (14: the ace
     # again, high), as bytes; mask has bit 8 * r set for each, so that the test of whether
     # the suit has a sequence at all is a few operations on integers.
-    if rules.twos_wild and not twos_natural:
+    if wild_two and rules.twos_always_wild:
         present = present[:1] + b"\0" + present[2:]
     if rules.ace_low:
         have = b"\0" + present + present[:1] + b"\0"
@@ -262,11 +283,10 @@ def _sequences_of_suit(
     max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
     lowest = 1 if rules.ace_low else 2
     highest = 14 if rules.ace_high else 13
-    cards_by_index = _CARDS
+    cards_by_index = CARDS
     seq = MeldKind.SEQUENCE
     raw = Meld.unchecked
     suit = base // 13
-    own_two = base + 1
     nat_cards = _NATURALS_BY_RANK[suit]
     for low in range(lowest, highest - min_len + 2):
         if not have[low] and (sub_cap == 0 or not have[low + 1]):
@@ -308,7 +328,7 @@ def _sequences_of_suit(
 #: For each suit, the natural card at each sequence rank 0..14 (14: the ace, high; 0 is a
 #: placeholder never used).
 _NATURALS_BY_RANK: Final = tuple(
-    tuple(_CARDS[suit * 13 + (0 if r == 14 else max(r, 1) - 1)] for r in range(15))
+    tuple(CARDS[suit * 13 + (0 if r == 14 else max(r, 1) - 1)] for r in range(15))
     for suit in range(4)
 )
 
@@ -331,12 +351,12 @@ def _groups_of_rank(
     max_new = rules.max_new_meld
     # Tuples of cards throughout, so that a meld's cards are one concatenation.
     sub_choices = [
-        [tuple(_CARDS[i] for i in subs) for subs in _sub_multisets(wilds, s)]
+        [tuple(CARDS[i] for i in subs) for subs in _sub_multisets(wilds, s)]
         for s in range(sub_cap + 1)
     ]
     natural_sets: list[tuple[Card, ...]] = [()]
     for s in range(4):
-        card = (_CARDS[s * 13 + rank - 1],)
+        card = (CARDS[s * 13 + rank - 1],)
         natural_sets = [acc + card * k for acc in natural_sets for k in range(per_suit[s] + 1)]
     raw = Meld.unchecked
     group = MeldKind.GROUP
@@ -365,16 +385,17 @@ def _enumerate_sequences(
     general enumerator, uncached, for variants allowing more than one (V7, Z3.4)."""
     min_len = rules.min_meld
     max_new = rules.max_new_meld
-    twos_natural = rules.twos_wild and not rules.twos_always_wild
     max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
     lowest = 1 if rules.ace_low else 2
     highest = 14 if rules.ace_high else 13
     for suit in range(4):
         base = suit * 13
+        # A two that is a substitute even at rank 2 of its own suit is never natural (V7).
+        two_never_natural = rules.twos_always_wild and rules.is_wild(CARDS[base + 1])
         # have[r] for r in 1..14: whether the natural for rank r is in the hand.
         have = [False] * 15
         for r in range(1, 15):
-            if r == 2 and rules.twos_wild and not twos_natural:
+            if r == 2 and two_never_natural:
                 continue
             have[r] = counts[base + (0 if r == 14 else r - 1)] > 0
         for low in range(lowest, highest - min_len + 2):
@@ -403,7 +424,7 @@ def _emit_sequences(
 ) -> None:
     length = high - low + 1
     own_two = suit * 13 + 1
-    naturals = [_natural_index(suit, r) for r in range(low, high + 1)]
+    naturals = [natural_index(suit, r) for r in range(low, high + 1)]
     limit = min(sub_cap, length // 2)
     if len(missing) > limit:
         return
@@ -417,7 +438,7 @@ def _emit_sequences(
     for places in chosen_sets:
         k = len(places)
         if k == 0:
-            cards = tuple(_CARDS[i] for i in naturals)
+            cards = tuple(CARDS[i] for i in naturals)
             out.append(Meld.unchecked(MeldKind.SEQUENCE, cards, rules, suit, low, ()))
             continue
         # Natural cards used: a natural two of the suit also uses a copy of that two.
@@ -435,7 +456,7 @@ def _emit_sequences(
             idx = list(naturals)
             for j, place in enumerate(ordered_places):
                 idx[place - low] = subs[j]
-            cards = tuple(_CARDS[i] for i in idx)
+            cards = tuple(CARDS[i] for i in idx)
             positions = tuple(p - low for p in ordered_places)
             out.append(Meld.unchecked(MeldKind.SEQUENCE, cards, rules, suit, low, positions))
 
