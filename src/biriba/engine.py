@@ -207,9 +207,7 @@ class Engine:
         keep2 = self.keep2
         spare = size - (keep2 if keep2 > barred else barred + 1)
         for part in meld_parts(counts, self.rules):
-            lays = part.moves
-            if lays is None:
-                lays = part.moves = tuple(map(_lay, part.melds))
+            lays = part.lay_moves()
             if part.longest <= spare:
                 moves += lays
                 continue

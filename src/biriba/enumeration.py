@@ -13,15 +13,13 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from biriba.cards import CARDS, Card
 from biriba.errors import BiribaError
 from biriba.melds import ONE_PLACE, Meld, MeldKind, natural_index
+from biriba.moves import LayMeld, lay_unchecked
 from biriba.rules import BIRIBA, RuleSet
-
-if TYPE_CHECKING:
-    from biriba.moves import LayMeld
 
 __all__ = ["enumerate_melds", "melds_from_counts"]
 
@@ -62,17 +60,25 @@ def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ..
 class Part:
     """The melds of one suit or one rank, as the cache keeps them.
 
-    ``longest`` is the number of cards of the longest of them; ``moves`` is a slot the move
-    generator fills, once, with one move per meld, so that a cached part also spares the
+    ``longest`` is the number of cards of the longest of them. :meth:`lay_moves` gives one
+    move per meld, made once, so that a cached part also spares the move generator the
     making of its moves.
     """
 
-    __slots__ = ("longest", "melds", "moves")
+    __slots__ = ("_lays", "longest", "melds")
 
     def __init__(self, melds: tuple[Meld, ...]) -> None:
         self.melds = melds
         self.longest = max([len(meld.cards) for meld in melds]) if melds else 0
-        self.moves: tuple[LayMeld, ...] | None = None
+        self._lays: tuple[LayMeld, ...] | None = None
+
+    def lay_moves(self) -> tuple[LayMeld, ...]:
+        """A :class:`~biriba.LayMeld` for each of :attr:`melds`, in the same order, made on
+        the first call and kept."""
+        lays = self._lays
+        if lays is None:
+            lays = self._lays = tuple(map(lay_unchecked, self.melds))
+        return lays
 
 
 #: The cached part of a suit or rank that has no meld (never handed out).
