@@ -108,14 +108,8 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     out: list[Part] = []
     found: Part | None
     if rules.groups:
-        # Cards of each rank, one byte a rank: the four suits' bytes added as integers
-        # (no byte exceeds eight, so nothing carries from one rank into the next).
-        n = int.from_bytes(raw, "little")
-        totals = ((n + (n >> 104) + (n >> 208) + (n >> 312)) & _THIRTEEN_BYTES).to_bytes(
-            13, "little"
-        )
         # The ranks with enough cards for a group, found by bytes.find: most have too few.
-        enough = totals.translate(plan.at_least[sub_cap])
+        enough = _rank_totals(raw).translate(plan.at_least[sub_cap])
         groupable = plan.groupable
         c = enough.find(1)
         while c != -1:
@@ -221,8 +215,37 @@ def _places(start: int, stop: int) -> tuple[int, ...]:
 
 #: One byte naming a rank (by its index 0..12) or a suit (by its first card's index).
 _TAGS: Final = tuple(bytes((i,)) for i in range(53))
-#: The low thirteen bytes of an integer.
+
+
+def _rank_totals(raw: bytes) -> bytes:
+    """How many cards of each rank the 53 count bytes ``raw`` hold, all suits together:
+    13 bytes, one per rank index 0..12 (the jokers' byte is left out).
+
+    The bytes are read as one integer, and its four rows of 13 bytes (one per suit)
+    shifted onto the first and added: one addition per suit for all ranks at once. It is
+    exact while no rank totals more than 255, so that nothing carries into the next rank
+    (a hand holds at most ``4 * decks`` cards of a rank).
+    """
+    n = int.from_bytes(raw, "little")
+    return ((n + (n >> 104) + (n >> 208) + (n >> 312)) & _THIRTEEN_BYTES).to_bytes(13, "little")
+
+
+#: The low 13 bytes of an integer: one row of :func:`_rank_totals`.
 _THIRTEEN_BYTES: Final = (1 << 104) - 1
+
+
+def _three_in_a_row(flags: bytes) -> bool:
+    """Whether ``flags`` (one byte 0 or 1 per rank) holds three 1s in a row: three
+    naturals of consecutive ranks, which a sequence of three or more cards without a
+    substitute needs."""
+    return b"\1\1\1" in flags
+
+
+def _two_within_one(flags: bytes) -> bool:
+    """Whether ``flags`` (one byte 0 or 1 per rank) holds two 1s with at most one byte
+    between them: two naturals at most one rank apart, which a sequence of three or more
+    cards with one substitute needs."""
+    return b"\1\1" in flags or b"\1\0\1" in flags
 
 
 def _sub_multisets(wild_counts: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
@@ -266,21 +289,16 @@ def _sequences_of_suit(
     # and whether it is a substitute even there (V7).
     wild_two = rules.is_wild(CARDS[own_two])
     twos_natural = wild_two and not rules.twos_always_wild
-    # have[r] for r in 0..15: whether the natural of rank r is in the hand (14: the ace
-    # again, high), as bytes; mask has bit 8 * r set for each, so that the test of whether
-    # the suit has a sequence at all is a few operations on integers.
+    # have[r] for r in 0..15: 1 if the natural of rank r is in the hand, else 0 (14: the
+    # ace again, high; 0 and 15 stay 0), as bytes, so that whether the suit has a sequence
+    # at all is one search of them.
     if wild_two and rules.twos_always_wild:
         present = present[:1] + b"\0" + present[2:]
     if rules.ace_low:
         have = b"\0" + present + present[:1] + b"\0"
     else:
         have = b"\0\0" + present[1:] + present[:1] + b"\0"
-    mask = int.from_bytes(have, "little")
-    # Two naturals at most one rank apart (no substitute: three in a row) are needed.
-    if sub_cap:
-        if not (mask & (mask >> 8) or mask & (mask >> 16)):
-            return ()
-    elif not (mask & (mask >> 8) & (mask >> 16)):
+    if not (_two_within_one(have) if sub_cap else _three_in_a_row(have)):
         return ()
     out: list[Meld] = []
     substitutes = wilds()
