@@ -95,7 +95,7 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     """
     plan = _PLANS.get(rules)
     if plan is None:
-        plan = _PLANS[rules] = _Plan(rules)
+        plan = _plan_for(rules)
     # The hand as bytes, one a card: the cache keys are bytes too, which hash at once and
     # which the garbage collector never has to visit.
     raw = bytes(counts)
@@ -162,7 +162,8 @@ def _store(cache: dict[bytes, Part], key: bytes, melds: tuple[Meld, ...]) -> Par
 
 
 class _Plan:
-    """What :func:`meld_parts` reads of a rule set, worked out once, and its cache."""
+    """What :func:`meld_parts` reads of a rule set, worked out once, and its cache of
+    parts (at most :data:`_PART_CACHE_LIMIT` of them)."""
 
     __slots__ = ("at_least", "cache", "groupable", "wild_counts", "wild_idx")
 
@@ -188,7 +189,20 @@ class _Plan:
         return [(i, c) for i, c in zip(self.wild_idx, wild_key, strict=True) if c]
 
 
+#: The plan of each rule set in use, at most :data:`_PLAN_LIMIT` of them, oldest first.
 _PLANS: dict[RuleSet, _Plan] = {}
+#: How many rule sets' plans (and so part caches) are kept: when one more is needed, the
+#: one made longest ago is dropped. A program uses one or two rule sets; a test of many
+#: variants only rebuilds a plan it comes back to.
+_PLAN_LIMIT: Final = 16
+
+
+def _plan_for(rules: RuleSet) -> _Plan:
+    """A new plan for ``rules``, kept in :data:`_PLANS` (dropping the oldest when full)."""
+    if len(_PLANS) >= _PLAN_LIMIT:
+        del _PLANS[next(iter(_PLANS))]
+    plan = _PLANS[rules] = _Plan(rules)
+    return plan
 
 
 def _bytes_at(indices: tuple[int, ...]) -> Callable[[bytes], bytes]:
@@ -200,16 +214,25 @@ def _bytes_at(indices: tuple[int, ...]) -> Callable[[bytes], bytes]:
     return lambda raw: bytes(pick(raw))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def _at_least(need: int) -> bytes:
-    """A ``bytes.translate`` table mapping a count to 1 if it is ``need`` or more, else 0."""
+    """A ``bytes.translate`` table mapping a count to 1 if it is ``need`` or more, else 0.
+
+    Shared by the plans: ``need`` runs from 2 to a rule set's ``min_meld`` (2 and 3 in the
+    presets), so a few tables of 256 bytes are kept, 64 at most.
+    """
     return bytes(int(n >= need) for n in range(256))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def _places(start: int, stop: int) -> tuple[int, ...]:
     """``tuple(range(start, stop))``, one object for each: the substitutes' places of a
-    group, shared by every group of that shape."""
+    group, shared by every group of that shape.
+
+    ``start`` is the number of naturals of a group and ``stop`` its size, neither more than
+    the cards of one rank and the substitutes in a hand: a few dozen pairs in the presets,
+    256 kept at most.
+    """
     return tuple(range(start, stop))
 
 
