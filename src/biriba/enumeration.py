@@ -61,34 +61,6 @@ def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ..
     return tuple(out)
 
 
-class Part:
-    """The melds of one suit or one rank, as the cache keeps them.
-
-    ``longest`` is the number of cards of the longest of them. :meth:`lay_moves` gives one
-    move per meld, made once, so that a cached part also spares the move generator the
-    making of its moves.
-    """
-
-    __slots__ = ("_lays", "longest", "melds")
-
-    def __init__(self, melds: tuple[Meld, ...]) -> None:
-        self.melds = melds
-        self.longest = max([len(meld.cards) for meld in melds]) if melds else 0
-        self._lays: tuple[LayMeld, ...] | None = None
-
-    def lay_moves(self) -> tuple[LayMeld, ...]:
-        """A :class:`~biriba.LayMeld` for each of :attr:`melds`, in the same order, made on
-        the first call and kept."""
-        lays = self._lays
-        if lays is None:
-            lays = self._lays = tuple(map(lay_unchecked, self.melds))
-        return lays
-
-
-#: The cached part of a suit or rank that has no meld (never handed out).
-_NO_MELDS: Final = Part(())
-
-
 def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     """The melds of a hand of card counts, a :class:`Part` per suit and per rank.
 
@@ -157,12 +129,47 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     return out
 
 
+# ------------------------------------------------------------ parts and their caches
+
+
+class Part:
+    """The melds of one suit or one rank, as the cache keeps them.
+
+    ``longest`` is the number of cards of the longest of them. :meth:`lay_moves` gives one
+    move per meld, made once, so that a cached part also spares the move generator the
+    making of its moves.
+    """
+
+    __slots__ = ("_lays", "longest", "melds")
+
+    def __init__(self, melds: tuple[Meld, ...]) -> None:
+        self.melds = melds
+        self.longest = max([len(meld.cards) for meld in melds]) if melds else 0
+        self._lays: tuple[LayMeld, ...] | None = None
+
+    def lay_moves(self) -> tuple[LayMeld, ...]:
+        """A :class:`~biriba.LayMeld` for each of :attr:`melds`, in the same order, made on
+        the first call and kept."""
+        lays = self._lays
+        if lays is None:
+            lays = self._lays = tuple(map(lay_unchecked, self.melds))
+        return lays
+
+
+#: The cached part of a suit or rank that has no meld (never handed out).
+_NO_MELDS: Final = Part(())
+
+
 def _store(cache: dict[bytes, Part], key: bytes, melds: tuple[Meld, ...]) -> Part:
     """Cache the part made of ``melds`` under ``key``, emptying a full cache first."""
     if len(cache) >= _PART_CACHE_LIMIT:
         cache.clear()
     found = cache[key] = Part(melds) if melds else _NO_MELDS
     return found
+
+
+#: How many parts a rule set's cache holds before it is emptied and starts again.
+_PART_CACHE_LIMIT = 5_000
 
 
 class _Plan:
@@ -195,6 +202,8 @@ class _Plan:
 
 #: The plan of each rule set in use, at most :data:`_PLAN_LIMIT` of them, oldest first.
 _PLANS: dict[RuleSet, _Plan] = {}
+
+
 #: How many rule sets' plans (and so part caches) are kept: when one more is needed, the
 #: one made longest ago is dropped. A program uses one or two rule sets; a test of many
 #: variants only rebuilds a plan it comes back to.
@@ -207,6 +216,17 @@ def _plan_for(rules: RuleSet) -> _Plan:
         del _PLANS[next(iter(_PLANS))]
     plan = _PLANS[rules] = _Plan(rules)
     return plan
+
+
+# ------------------------------------------------------------ counting on bytes
+
+
+#: One byte naming a rank (by its index 0..12) or a suit (by its first card's index).
+_TAGS: Final = tuple(bytes((i,)) for i in range(53))
+
+
+#: Maps a count to 1 if the card is present, else 0 (for ``bytes.translate``).
+_PRESENT: Final = bytes(int(n > 0) for n in range(256))
 
 
 def _bytes_at(indices: tuple[int, ...]) -> Callable[[bytes], bytes]:
@@ -226,22 +246,6 @@ def _at_least(need: int) -> bytes:
     presets), so a few tables of 256 bytes are kept, 64 at most.
     """
     return bytes(int(n >= need) for n in range(256))
-
-
-@functools.lru_cache(maxsize=256)
-def _places(start: int, stop: int) -> tuple[int, ...]:
-    """``tuple(range(start, stop))``, one object for each: the substitutes' places of a
-    group, shared by every group of that shape.
-
-    ``start`` is the number of naturals of a group and ``stop`` its size, neither more than
-    the cards of one rank and the substitutes in a hand: a few dozen pairs in the presets,
-    256 kept at most.
-    """
-    return tuple(range(start, stop))
-
-
-#: One byte naming a rank (by its index 0..12) or a suit (by its first card's index).
-_TAGS: Final = tuple(bytes((i,)) for i in range(53))
 
 
 def _rank_totals(raw: bytes) -> bytes:
@@ -275,6 +279,57 @@ def _two_within_one(flags: bytes) -> bool:
     return b"\1\1" in flags or b"\1\0\1" in flags
 
 
+# ------------------------------------------------------------ groups
+
+
+def _groups_of_rank(
+    rank: int,
+    per_suit: tuple[int, ...],
+    rules: RuleSet,
+    wilds: list[tuple[int, int]],
+    sub_cap: int,
+) -> tuple[Meld, ...]:
+    """The groups of one rank, given that rank's counts by suit and the substitutes."""
+    out: list[Meld] = []
+    min_len = rules.min_meld
+    max_new = rules.max_new_meld
+    # Tuples of cards throughout, so that a meld's cards are one concatenation.
+    sub_choices = [
+        [tuple(CARDS[i] for i in subs) for subs in _sub_multisets(wilds, s)]
+        for s in range(sub_cap + 1)
+    ]
+    natural_sets: list[tuple[Card, ...]] = [()]
+    for s in range(4):
+        card = (CARDS[s * 13 + rank - 1],)
+        natural_sets = [acc + card * k for acc in natural_sets for k in range(per_suit[s] + 1)]
+    raw = Meld.unchecked
+    group = MeldKind.GROUP
+    for naturals in natural_sets:
+        nat = len(naturals)
+        if nat < 2:
+            continue
+        for s in range(min(sub_cap, nat) + 1):
+            size = nat + s
+            if size < min_len or (max_new is not None and size > max_new):
+                continue
+            places = _places(nat, size)
+            for subs in sub_choices[s]:
+                out.append(raw(group, naturals + subs, rules, rank, 0, places))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _places(start: int, stop: int) -> tuple[int, ...]:
+    """``tuple(range(start, stop))``, one object for each: the substitutes' places of a
+    group, shared by every group of that shape.
+
+    ``start`` is the number of naturals of a group and ``stop`` its size, neither more than
+    the cards of one rank and the substitutes in a hand: a few dozen pairs in the presets,
+    256 kept at most.
+    """
+    return tuple(range(start, stop))
+
+
 def _sub_multisets(wild_counts: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
     """Every multiset of ``size`` wild card indices drawn from ``(index, count)`` pairs."""
     out: list[tuple[int, ...]] = []
@@ -300,6 +355,9 @@ def _multisets_into(
         idx, cnt = wild_counts[k]
         if acc.count(idx) < cnt:
             _multisets_into(out, wild_counts, k, left - 1, (*acc, idx))
+
+
+# ------------------------------------------------------------ sequences with at most one substitute
 
 
 def _sequences_of_suit(
@@ -394,46 +452,8 @@ _NATURALS_BY_RANK: Final = tuple(
     for suit in range(4)
 )
 
-#: Maps a count to 1 if the card is present, else 0 (for ``bytes.translate``).
-_PRESENT: Final = bytes(int(n > 0) for n in range(256))
-#: How many parts a rule set's cache holds before it is emptied and starts again.
-_PART_CACHE_LIMIT = 5_000
 
-
-def _groups_of_rank(
-    rank: int,
-    per_suit: tuple[int, ...],
-    rules: RuleSet,
-    wilds: list[tuple[int, int]],
-    sub_cap: int,
-) -> tuple[Meld, ...]:
-    """The groups of one rank, given that rank's counts by suit and the substitutes."""
-    out: list[Meld] = []
-    min_len = rules.min_meld
-    max_new = rules.max_new_meld
-    # Tuples of cards throughout, so that a meld's cards are one concatenation.
-    sub_choices = [
-        [tuple(CARDS[i] for i in subs) for subs in _sub_multisets(wilds, s)]
-        for s in range(sub_cap + 1)
-    ]
-    natural_sets: list[tuple[Card, ...]] = [()]
-    for s in range(4):
-        card = (CARDS[s * 13 + rank - 1],)
-        natural_sets = [acc + card * k for acc in natural_sets for k in range(per_suit[s] + 1)]
-    raw = Meld.unchecked
-    group = MeldKind.GROUP
-    for naturals in natural_sets:
-        nat = len(naturals)
-        if nat < 2:
-            continue
-        for s in range(min(sub_cap, nat) + 1):
-            size = nat + s
-            if size < min_len or (max_new is not None and size > max_new):
-                continue
-            places = _places(nat, size)
-            for subs in sub_choices[s]:
-                out.append(raw(group, naturals + subs, rules, rank, 0, places))
-    return tuple(out)
+# ------------------------------------------------------------ sequences with more substitutes
 
 
 def _enumerate_sequences(
