@@ -2,11 +2,12 @@
 
 The groups of one rank depend only on that rank's cards and the substitutes in hand, and
 the sequences of one suit only on which of its ranks the hand holds and the substitutes:
-both are cached under those (as a ``Part``), so a card drawn costs the work of one
-suit and one rank. Two enumerators list sequences: a faster one, cached, for hands with
-at most one substitute to use (every hand under the ``biriba`` rule, B3.3), and a general
-one for hands with more under variants allowing more (V7, Z3.4); a test checks that both
-agree, and ``_sequences_of_suit`` gives the figures for keeping both.
+both are cached under those, as a ``Part`` per rank or suit, so a card drawn costs the
+work of one suit and one rank. Sequences have two enumerators: a faster one, cached so,
+for every hand that can put at most one substitute in a meld (every hand under the
+``biriba`` rule, B3.3), and a general one, uncached, for hands that can put more under
+variants allowing it (V7, Z3.4). A test checks that both agree; ``_sequences_of_suit``
+gives the figures for keeping both.
 
 Every cache is bounded: the parts of at most ``_PLAN_LIMIT`` rule sets are kept, at most
 ``_PART_CACHE_LIMIT`` for each.
@@ -67,7 +68,8 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     Groups come first, rank by rank, then sequences, suit by suit. A rank's groups are
     cached under its counts by suit and the substitutes in hand; a suit's sequences (with
     at most one substitute, B3.3) under which of its ranks the hand holds and the
-    substitutes. Variants allowing more substitutes list their sequences uncached.
+    substitutes. A hand that can put more substitutes in a meld (V7, Z3.4) has its
+    sequences listed uncached, as one part.
     """
     plan = _PLANS.get(rules)
     if plan is None:
@@ -231,7 +233,7 @@ _PRESENT: Final = bytes(int(n > 0) for n in range(256))
 
 def _bytes_at(indices: tuple[int, ...]) -> Callable[[bytes], bytes]:
     """A function taking a bytes object to its bytes at ``indices``, in that order."""
-    if len(indices) == 1:
+    if len(indices) == 1:  # itemgetter of one index gives an int, not a tuple
         only = indices[0]
         return lambda raw: raw[only : only + 1]
     pick = operator.itemgetter(*indices)
@@ -302,7 +304,7 @@ def _groups_of_rank(
     for s in range(4):
         card = (CARDS[s * 13 + rank - 1],)
         natural_sets = [acc + card * k for acc in natural_sets for k in range(per_suit[s] + 1)]
-    raw = Meld.unchecked
+    make = Meld.unchecked
     group = MeldKind.GROUP
     for naturals in natural_sets:
         nat = len(naturals)
@@ -314,7 +316,7 @@ def _groups_of_rank(
                 continue
             places = _places(nat, size)
             for subs in sub_choices[s]:
-                out.append(raw(group, naturals + subs, rules, rank, 0, places))
+                out.append(make(group, naturals + subs, rules, rank, 0, places))
     return tuple(out)
 
 
@@ -385,9 +387,9 @@ def _sequences_of_suit(
     # and whether it is a substitute even there (V7).
     wild_two = rules.is_wild(CARDS[own_two])
     twos_natural = wild_two and not rules.twos_always_wild
-    # have[r] for r in 0..15: 1 if the natural of rank r is in the hand, else 0 (14: the
-    # ace again, high; 0 and 15 stay 0), as bytes, so that whether the suit has a sequence
-    # at all is one search of them.
+    # have[r] for r in 0..15: 1 if the hand holds a natural for rank r, else 0, as bytes,
+    # so that whether the suit can hold a sequence at all is one search of them. 14 is the
+    # ace again, high; 1 is 0 when the ace cannot stand low; 0 and 15 are always 0.
     if wild_two and rules.twos_always_wild:
         present = present[:1] + b"\0" + present[2:]
     if rules.ace_low:
@@ -405,7 +407,7 @@ def _sequences_of_suit(
     highest = 14 if rules.ace_high else 13
     cards_by_index = CARDS
     seq = MeldKind.SEQUENCE
-    raw = Meld.unchecked
+    make = Meld.unchecked
     suit = base // 13
     nat_cards = _NATURALS_BY_RANK[suit]
     for low in range(lowest, highest - min_len + 2):
@@ -425,7 +427,7 @@ def _sequences_of_suit(
                 continue
             naturals = nat_cards[low : high + 1]
             if nmiss == 0:
-                out.append(raw(seq, tuple(naturals), rules, suit, low, ()))
+                out.append(make(seq, tuple(naturals), rules, suit, low, ()))
                 if not sub_cap:
                     continue
                 places = range(low, high + 1)
@@ -441,7 +443,7 @@ def _sequences_of_suit(
                             continue  # the only copy already stands at rank 2
                     cards = list(naturals)
                     cards[place - low] = cards_by_index[idx]
-                    out.append(raw(seq, tuple(cards), rules, suit, low, ONE_PLACE[place - low]))
+                    out.append(make(seq, tuple(cards), rules, suit, low, ONE_PLACE[place - low]))
     return tuple(out)
 
 
