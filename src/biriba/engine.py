@@ -35,7 +35,6 @@ from biriba.moves import (
     Pass,
     TakeDiscard,
     add_unchecked,
-    lay_unchecked,
 )
 from biriba.position import Phase, Position
 from biriba.rules import PileRestriction, RuleSet, StockExhausted, full_pack
@@ -310,9 +309,7 @@ class Engine:
         free = self.free_hand
         spare = size - (free if free > barred else barred + 1)
         for part in meld_parts(counts, self.rules):
-            lays = part.moves
-            if lays is None:
-                lays = part.moves = tuple(map(lay_unchecked, part.melds))
+            lays = part.lays
             if part.longest <= spare:
                 moves += lays
                 continue
