@@ -16,7 +16,6 @@ Every cache is bounded: the parts of at most ``_PLAN_LIMIT`` rule sets are kept,
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Callable, Iterable
 from typing import Final
 
@@ -78,7 +77,7 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     # which the garbage collector never has to visit.
     raw = bytes(counts)
     # How many of each substitute the hand holds, in the order of rules.wild_indices.
-    wild_key = plan.wild_counts(raw)
+    wild_key = raw[plan.wild_first] + raw[plan.wild_second]
     n_wild = sum(wild_key)
     max_subs = rules.max_substitutes
     sub_cap = n_wild if max_subs is None or max_subs > n_wild else max_subs
@@ -173,13 +172,14 @@ class _Plan:
     """What :func:`meld_parts` reads of a rule set, worked out once, and its cache of
     parts (at most :data:`_PART_CACHE_LIMIT` of them)."""
 
-    __slots__ = ("at_least", "cache", "groupable", "wild_counts", "wild_idx")
+    __slots__ = ("at_least", "cache", "groupable", "wild_first", "wild_idx", "wild_second")
 
     def __init__(self, rules: RuleSet) -> None:
         #: The card indices of the substitutes (B1.3, Z1.2).
         self.wild_idx = rules.wild_indices
-        #: A hand's bytes to the counts of its substitutes, in the order of ``wild_idx``.
-        self.wild_counts = _bytes_at(self.wild_idx)
+        #: Two slices of a hand's bytes that give, one after the other, the counts of its
+        #: substitutes in the order of ``wild_idx`` (the twos, 13 apart, then the joker).
+        self.wild_first, self.wild_second = _two_runs(self.wild_idx)
         #: For each rank index 0..12, whether groups of that rank exist: not of a rank
         #: whose cards are substitutes (B3.5).
         self.groupable = tuple(
@@ -226,24 +226,14 @@ _TAGS: Final = tuple(bytes((i,)) for i in range(53))
 _PRESENT: Final = bytes(int(n > 0) for n in range(256))
 
 
-def _bytes_at(indices: tuple[int, ...]) -> Callable[[bytes], bytes]:
-    """A function taking a bytes object to its bytes at ``indices``, in that order.
-
-    Indices that make one or two evenly spaced runs, as the substitutes' do (the twos,
-    13 apart, then the joker), are read as one or two slices, as quick as a slice written
-    in place; any others through an item getter.
-    """
+def _two_runs(indices: tuple[int, ...]) -> tuple[slice, slice]:
+    """``indices`` as two slices, each a run of evenly spaced increasing indices (the
+    second possibly empty): ``raw[first] + raw[second]`` reads the bytes at ``indices``
+    as quickly as a slice written in place. The substitutes' indices are such runs."""
     runs = _even_runs(indices)
-    if len(runs) == 1:
-        (only,) = runs
-        return lambda raw: raw[only]
-    if len(runs) == 2:
-        first, second = runs
-        return lambda raw: raw[first] + raw[second]
-    if not indices:
-        return lambda raw: b""
-    pick = operator.itemgetter(*indices)  # two or more indices: it gives a tuple
-    return lambda raw: bytes(pick(raw))
+    if not 1 <= len(runs) <= 2:  # pragma: no cover - wild_indices are twos then the joker
+        raise ValueError(f"indices {indices} are not one or two evenly spaced runs")
+    return runs[0], runs[1] if len(runs) == 2 else slice(0, 0)
 
 
 def _even_runs(indices: tuple[int, ...]) -> list[slice]:
