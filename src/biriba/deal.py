@@ -476,14 +476,15 @@ class Deal:
             for seat in range(team, rules.players, rules.teams):
                 if seat != unactivated:  # B8.7: the packet's cards give way to the penalty
                     left += sum(map(mul, hands[seat], values))
+            closed = closed_by is not None and closed_by % rules.teams == team
             teams.append(
                 team_score(
                     rules,
                     position.melds[team],
                     left,
-                    received=position.received[team],
-                    unactivated=unactivated is not None,
-                    closed=closed_by is not None and closed_by % rules.teams == team,
+                    position.received[team],
+                    unactivated is not None,
+                    closed,
                 )
             )
         return DealScore(tuple(teams), position.phase is Phase.OVER)

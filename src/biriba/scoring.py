@@ -69,7 +69,6 @@ def team_score(
     rules: RuleSet,
     melds: Iterable[Meld],
     left_in_hands: int,
-    *,
     received: bool,
     unactivated: bool,
     closed: bool,
