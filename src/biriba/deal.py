@@ -43,7 +43,7 @@ from typing import Any, Final
 import attrs
 
 from biriba.cards import EMPTY_COUNTS, Card, cards_of, counts_of, format_cards
-from biriba.engine import Engine, MoveList, Refusal, engine_for, unsupported
+from biriba.engine import Engine, Refusal, engine_for, unsupported
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError, InvalidMeldError
 from biriba.melds import Meld
 from biriba.moves import AddToMeld, Move
@@ -112,7 +112,7 @@ class Deal:
     _position: Position
     _earlier: list[Position]
     _history: list[Move]
-    _memo: tuple[Position, MoveList] | None
+    _memo: tuple[Position, tuple[Move, ...]] | None
     _seed: int | str | None
     _start: dict[str, Any] | None
 
@@ -126,7 +126,7 @@ class Deal:
         position: Position,
         earlier: list[Position],
         history: list[Move],
-        memo: tuple[Position, MoveList] | None,
+        memo: tuple[Position, tuple[Move, ...]] | None,
         seed: int | str | None,
         start: dict[str, Any] | None,
     ) -> Deal:
@@ -316,10 +316,10 @@ class Deal:
         """
         position = self._position
         if position.phase is _PLAY:
-            return self._play_list(position).moves
+            return self._play_list(position)
         return self._engine.legal_moves(position)
 
-    def _play_list(self, position: Position) -> MoveList:
+    def _play_list(self, position: Position) -> tuple[Move, ...]:
         """The play phase's legal moves, remembered for the current position."""
         memo = self._memo
         if memo is not None and memo[0] is position:
@@ -344,7 +344,7 @@ class Deal:
         position = self._position
         engine = self._engine
         if position.phase is _PLAY:
-            for listed in self._play_list(position).moves:
+            for listed in self._play_list(position):
                 if listed is move:  # the usual case: a move taken from legal_moves()
                     return move
             adopted = engine.adopt(move)
@@ -623,7 +623,7 @@ class PlayerView:
             self.pile_card,
         )
         if self.phase is Phase.PLAY:
-            return engine.play_moves(situation, len(self.hand)).moves
+            return engine.play_moves(situation, len(self.hand))
         return engine.draw_moves(
             situation, len(self.hand), self.discard_pile, engine.stock_open(self.stock_size)
         )

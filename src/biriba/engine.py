@@ -42,7 +42,6 @@ from biriba.rules import PileRestriction, RuleSet, StockExhausted, full_pack
 __all__ = [
     "DISCARDS",
     "Engine",
-    "MoveList",
     "Refusal",
     "Situation",
     "engine_for",
@@ -119,33 +118,6 @@ DISCARDS: Final = tuple(Discard(c) for c in CARDS)
 #: How many look-ahead answers (B4.5) an engine keeps before it empties its cache. Small
 #: on purpose: a large cache of tuples makes Python's garbage collector slow everything.
 _FINISH_CACHE_LIMIT: Final = 4096
-
-
-class MoveList:
-    """The legal moves of a play-phase position: a tuple, with a set built when first
-    asked whether a move is in it."""
-
-    __slots__ = ("_set", "moves")
-
-    def __init__(self, moves: tuple[Move, ...]) -> None:
-        #: The moves, in the generator's order.
-        self.moves = moves
-        self._set: frozenset[Move] | None = None
-
-    def __contains__(self, move: object) -> bool:
-        for listed in self.moves:
-            if listed is move:
-                return True
-        found = self._set
-        if found is None:
-            found = self._set = frozenset(self.moves)
-        return move in found
-
-    def __len__(self) -> int:
-        return len(self.moves)
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self.moves)
 
 
 class Engine:
@@ -268,7 +240,7 @@ class Engine:
         """Every legal move in ``position``, each once; empty only once it is over."""
         phase = position.phase
         if phase is Phase.PLAY:
-            return self.play_moves(self.situation(position), position.sizes[position.seat]).moves
+            return self.play_moves(self.situation(position), position.sizes[position.seat])
         if phase is Phase.DRAW:
             return self.draw_moves(
                 self.situation(position),
@@ -291,7 +263,7 @@ class Engine:
             return _DRAW_OR_TAKE if take else _DRAW_ONLY
         return _TAKE_OR_PASS if take else _PASS_ONLY
 
-    def play_moves(self, situation: Situation, size: int) -> MoveList:
+    def play_moves(self, situation: Situation, size: int) -> tuple[Move, ...]:
         """The legal moves of the play phase, ``size`` being the number of cards in hand.
 
         Melds and additions are listed when :meth:`after_refusal` finds nothing against
@@ -332,7 +304,7 @@ class Engine:
             else:
                 barred_discard = DISCARDS[pile_card.index]
                 moves += [d for d in discards if d is not barred_discard]
-        return MoveList(tuple(moves))
+        return tuple(moves)
 
     # ============================================================== refusals
     def adopt(self, move: Move) -> Move | Refusal:
