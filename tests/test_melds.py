@@ -509,3 +509,31 @@ def test_the_part_cache_empties_when_full_and_gives_the_same_melds(
     for _ in range(2):
         assert [enumerate_melds(hand) for hand in hands] == expected
         assert 0 < len(enumeration._PLANS[BIRIBA].cache) <= 4
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3H 4H 5H",
+        "4H 5H JK 7H",
+        "AH 2H 3H",
+        "QS KS AS",
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
+        "JK 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
+        "7C 7D 7S",
+        "9H 9S JK",
+    ],
+)
+def test_B3_12_extension_refusal_agrees_with_extensions(text: str) -> None:
+    """For every card, ``extension_refusal`` is None exactly when ``extensions`` is not
+    empty, and otherwise names a rule of the reference (B3.8 to B3.12, B1.2, B3.2, B3.3)."""
+    from biriba import RULE_IDS
+
+    for rules in (BIRIBA, BIRIBA.evolve(name="two-substitutes", max_substitutes=2)):
+        meld = Meld.parse(text, rules)
+        for index in range(53):
+            card = Card.from_index(index)
+            refusal = meld.extension_refusal(card)
+            assert (refusal is None) == bool(meld.extensions(card)), (text, str(card))
+            if refusal is not None:
+                assert refusal[0] in RULE_IDS and refusal[1]
