@@ -16,6 +16,8 @@ from biriba.errors import NotationError
 
 __all__ = [
     "CARDS",
+    "DEFAULT_CARD_VALUES",
+    "DEFAULT_JOKER_VALUE",
     "DISTINCT_CARDS",
     "EMPTY_COUNTS",
     "JOKER",
@@ -75,11 +77,14 @@ class Rank(enum.IntEnum):
 
 _RANK_LETTERS: Final = " A23456789TJQK"
 
-#: B8.1 card values, used by :attr:`Card.points`; a rule set may value cards otherwise
+#: The card values of B8.1 (Z1.3), indexed by rank (1 = ace .. 13 = king; index 0
+#: unused): ace 15, two 10, three to seven 5, eight to king 10. The presets' values and
+#: :attr:`Card.points`; a rule set may value cards otherwise
 #: (:meth:`RuleSet.card_value <biriba.RuleSet.card_value>`), and the library reads values
 #: from the rule set.
-_DEFAULT_VALUES: Final = (0, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
-_JOKER_VALUE: Final = 20
+DEFAULT_CARD_VALUES: Final = (0, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+#: The joker's value by B8.1.
+DEFAULT_JOKER_VALUE: Final = 20
 
 #: The index of the joker in per-card count arrays: naturals are 0..51.
 JOKER_INDEX: Final = 52
@@ -137,10 +142,10 @@ class Card:
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "index", index)
         if rank is None or suit is None:
-            object.__setattr__(card, "_points", _JOKER_VALUE)
+            object.__setattr__(card, "_points", DEFAULT_JOKER_VALUE)
             object.__setattr__(card, "_str", "JK")
         else:
-            object.__setattr__(card, "_points", _DEFAULT_VALUES[rank])
+            object.__setattr__(card, "_points", DEFAULT_CARD_VALUES[rank])
             object.__setattr__(card, "_str", rank.letter + suit.letter)
         return card
 

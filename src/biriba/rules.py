@@ -13,7 +13,7 @@ from typing import Final
 
 import attrs
 
-from biriba.cards import CARDS, JOKER, JOKER_INDEX, Card
+from biriba.cards import CARDS, DEFAULT_CARD_VALUES, DEFAULT_JOKER_VALUE, JOKER, JOKER_INDEX, Card
 from biriba.errors import BiribaError
 
 __all__ = [
@@ -59,13 +59,6 @@ class PileRestriction(enum.Enum):
     NO_DISCARD_BACK = "no-discard-back"
     #: Z4.4: a player holding a single card may not take it.
     NO_TAKE_WITH_ONE_CARD = "no-take-with-one-card"
-
-
-def _values(
-    ace: int, two: int, low: int, high: int
-) -> tuple[int, int, int, int, int, int, int, int, int, int, int, int, int, int]:
-    # Index 0 is unused so that the tuple is indexed by rank (1 = ace .. 13 = king).
-    return (0, ace, two, low, low, low, low, low, high, high, high, high, high, high)
 
 
 def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -158,9 +151,9 @@ class RuleSet:
     close_needs_biriba: bool = True
     # --- scoring (B8, Z5) ---
     #: Card values indexed by rank, 1 = ace .. 13 = king; index 0 is unused (B8.1, Z1.3).
-    card_values: tuple[int, ...] = _values(15, 10, 5, 10)
+    card_values: tuple[int, ...] = DEFAULT_CARD_VALUES
     #: The joker's value (B8.1).
-    joker_value: int = 20
+    joker_value: int = DEFAULT_JOKER_VALUE
     #: Bonus for a clean / dirty sequence biriba short of the full length (B8.3).
     sequence_bonus: tuple[int, int] = (200, 100)
     #: Bonus for a clean / dirty sequence of ``max_sequence`` cards, or ``None`` (B8.3).
