@@ -186,3 +186,18 @@ def test_over_deal_refuses_every_move() -> None:
     with pytest.raises(IllegalMoveError, match=r"B7\.1"):
         deal.play("pass")
     assert Deal.from_dict(deal.to_dict()).is_over
+
+
+def test_a_pickled_deal_comes_back_equal_and_shares_the_engine() -> None:
+    import pickle
+
+    from biriba.engine import engine_for
+
+    deal = Deal.new(seed=3)
+    deal.play("draw")
+    again = pickle.loads(pickle.dumps(deal))
+    assert again.to_dict() == deal.to_dict() and again.history == deal.history
+    assert again.legal_moves() == deal.legal_moves()
+    again.undo()
+    assert again.to_dict() == Deal.new(seed=3).to_dict()
+    assert pickle.loads(pickle.dumps(engine_for(deal.rules))) is engine_for(deal.rules)

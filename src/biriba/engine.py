@@ -145,6 +145,11 @@ class Engine:
         self.stand_in_packet = full_pack(rules)[: rules.reserve_size]
         self._finish_cache: dict[Situation, bool] = {}
 
+    def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
+        # A pickled engine is its rule set: it unpickles to the shared engine of that rule
+        # set, without the caches.
+        return (engine_for, (self.rules,))
+
     # ============================================================== dealing (B2)
     def first_position(self, pack: Iterable[Card], dealer: int) -> Position:
         """The position that dealing ``pack`` (shuffled) gives, by B2.3.
