@@ -172,15 +172,16 @@ def test_an_ambiguous_short_form_is_refused_with_B3_12() -> None:
     assert info.value.rule == "B3.12"
 
 
-def test_the_substitute_refusal_counts_the_substitutes_held() -> None:
-    """B3.10 under max_substitutes=2: the refusal says the meld holds two."""
+def test_V7_the_substitute_refusal_counts_the_substitutes_held() -> None:
+    """Under max_substitutes=2 (V7) a third substitute is refused by V7's limit, and the
+    refusal says the meld holds two."""
     rules = BIRIBA.evolve(name="two-substitutes", max_substitutes=2)
     data = position(hands={0: "JK KS QS 9D"}, melds=(["3H 2C 5H JK 7H"], []), rules=rules)
     deal = Deal.from_dict(data, rules)
     with pytest.raises(IllegalMoveError) as info:
         deal.play("add 0 JK")
-    assert info.value.rule == "B3.10"
-    assert "2 substitutes" in str(info.value)
+    assert info.value.rule == "V7"
+    assert "holds 2 substitutes" in str(info.value)
 
 
 def test_rule_ids_are_those_of_the_rules_reference() -> None:
@@ -204,3 +205,24 @@ def test_B4_3_a_team_with_no_reserve_left_is_told_so() -> None:
     with pytest.raises(IllegalMoveError, match="no reserve is left") as info:
         deal.play("meld 5C 6C 7C")
     assert info.value.rule == "B4.3"
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "rule"),
+    [
+        ("QS KS AS", "5H", "B3.12"),  # fits neither end: not a matter of room
+        ("AD JK 3D 4D 5D", "8D", "B3.12"),
+        ("QH KH 2C", "TD", "B3.12"),
+        ("7C 7D 7S", "6H", "B3.12"),
+        ("3H 4H JK 6H", "JK", "B3.10"),  # a second substitute
+        ("7C 7D JK", "2H", "B3.10"),
+        ("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", "JK", "B3.2"),  # no room
+        ("AD 2D 3D 4D JK 6D 7D 8D 9D TD JD QD KD", "5D", "B3.9"),  # the joker cannot move
+        ("9H JK JH QH KH AH", "2H", "B3.10"),
+    ],
+)
+def test_B3_12_a_refused_addition_names_the_rule_that_forbids_it(
+    meld: str, card: str, rule: str
+) -> None:
+    refused = Meld.parse(meld).extension_refusal(Card.parse(card))
+    assert refused is not None and refused[0] == rule, refused

@@ -324,14 +324,25 @@ def _fail(cards: Sequence[Card], reason: str) -> InvalidMeldError:
     return InvalidMeldError(f"{text!r} is not a meld: {reason}", rule=reason.split(":", 1)[0])
 
 
-def _check_substitutes(cards: Sequence[Card], subs: int, naturals: int, rules: RuleSet) -> None:
+def _substitutes_problem(subs: int, naturals: int, rules: RuleSet) -> tuple[str, str] | None:
+    """Why a meld may not hold ``subs`` substitutes beside ``naturals`` natural cards, as
+    ``(rule id, reason)``, or ``None`` if it may: at most one (B3.3), or the rule set's
+    limit (V7, none in Z3.4), and never more than the naturals (B3.3, Z3.4, V7)."""
     limit = rules.max_substitutes
     if limit is not None and subs > limit:
         if limit == 1:
-            raise _fail(cards, "B3.3: a meld holds at most one substitute")
-        raise _fail(cards, f"B3.3: a meld holds at most {limit} substitutes")
+            return "B3.3", "a meld holds at most one substitute"
+        return "V7", f"a meld holds at most {limit} substitutes under this rule set"
     if subs > naturals:
-        raise _fail(cards, "B3.3: a meld never holds more substitutes than natural cards")
+        rule = "B3.3" if limit == 1 else "Z3.4" if limit is None else "V7"
+        return rule, "a meld never holds more substitutes than natural cards"
+    return None
+
+
+def _check_substitutes(cards: Sequence[Card], subs: int, naturals: int, rules: RuleSet) -> None:
+    problem = _substitutes_problem(subs, naturals, rules)
+    if problem is not None:
+        raise _fail(cards, f"{problem[0]}: {problem[1]}")
 
 
 def _validate(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
@@ -558,20 +569,16 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
 
 
 def _substitute_limit(meld: Meld, subs: int, naturals: int) -> tuple[str, str] | None:
-    """Why a meld may not hold ``subs`` substitutes beside ``naturals`` naturals (B3.3,
-    B3.10, Z3.4), or ``None`` if it may."""
-    limit = meld.rules.max_substitutes
+    """Why adding a card may not leave ``meld`` with ``subs`` substitutes beside
+    ``naturals`` naturals (:func:`_substitutes_problem`; B3.10 for the one-substitute
+    limit), or ``None`` if it may."""
+    problem = _substitutes_problem(subs, naturals, meld.rules)
+    if problem is None:
+        return None
+    rule, why = problem
     held = len(meld._subs)
-    if limit is not None and subs > limit:
-        holds = "a substitute" if held == 1 else f"{held} substitutes"
-        allowed = "one" if limit == 1 else f"{limit}"
-        return (
-            "B3.10",
-            f"{meld} already holds {holds}, and a meld holds at most {allowed} (B3.3)",
-        )
-    if subs > naturals:
-        return ("B3.3", f"{meld} would hold more substitutes than natural cards")
-    return None
+    holds = "no substitute" if not held else "a substitute" if held == 1 else f"{held} substitutes"
+    return ("B3.10" if rule == "B3.3" else rule), f"{meld} holds {holds}: {why}"
 
 
 def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | int:
@@ -587,23 +594,23 @@ def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | 
     n = len(cards)
     suit = meld._suit_or_rank
     new_low = meld._low - 1 if at_low else meld._low
-    if n + 1 > rules.max_sequence:
-        return _ROOM  # B3.2
-    if new_low < (1 if rules.ace_low else 2) or new_low + n > (14 if rules.ace_high else 13):
-        return _ROOM  # B3.2: nothing below a low ace or above a high ace
     if replace is None:
         incoming, rest = card, cards
     else:
         incoming, rest = cards[replace], (*cards[:replace], card, *cards[replace + 1 :])
+    # Checked in the order of the reasons' weight: whether the card fits the end at all,
+    # then the substitutes' count, then the room.
     end_rank = new_low if at_low else new_low + n
-    if incoming.index == natural_index(suit, end_rank) and not _acts_as_substitute(
-        incoming, end_rank, suit, rules
+    if (
+        1 <= end_rank <= 14
+        and incoming.index == natural_index(suit, end_rank)
+        and not _acts_as_substitute(incoming, end_rank, suit, rules)
     ):
         incoming_sub = False
     elif rules.is_wild(incoming):
         incoming_sub = True
     else:
-        return _FIT
+        return _FIT  # B3.12: the natural of that end's rank, or a substitute
     shift = 1 if at_low else 0
     subs = [p + shift for p in meld._subs if p != replace]
     if incoming_sub:
@@ -612,6 +619,10 @@ def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | 
     limit = rules.max_substitutes
     if (limit is not None and len(subs) > limit) or 2 * len(subs) > n + 1:
         return _SUBSTITUTES  # B3.3, B3.10
+    if n + 1 > rules.max_sequence:
+        return _ROOM  # B3.2
+    if new_low < (1 if rules.ace_low else 2) or new_low + n > (14 if rules.ace_high else 13):
+        return _ROOM  # B3.2: nothing below a low ace or above a high ace
     new_cards = (incoming, *rest) if at_low else (*rest, incoming)
     places = ONE_PLACE[subs[0]] if len(subs) == 1 else tuple(subs)
     return Meld.unchecked(MeldKind.SEQUENCE, new_cards, rules, suit, new_low, places)
