@@ -459,6 +459,24 @@ def test_V4_reserve_without_a_biriba() -> None:
     assert deal.reserve_received(0)
 
 
+def test_V7_one_card_kept_closes_only_as_B6_1_allows() -> None:
+    """Under keep_after_melding=1 (V7) the last card may always be discarded; with the
+    reserve received it closes only when the team has a biriba (B6.1), else the deal goes
+    on and the player draws next turn."""
+    from biriba import BIRIBA
+
+    rules = BIRIBA.evolve(name="keep-one", keep_after_melding=1)
+    for melds, closes in (([SIX], False), ([BIRIBA_7], True)):
+        data = position(hands={0: "KS"}, melds=(melds, []), received=(True, False), rules=rules)
+        deal = Deal.from_dict(data, rules)
+        assert "discard KS" in texts(deal)
+        deal.play("discard KS")
+        assert deal.is_over is closes
+        assert deal.closed_by == (0 if closes else None)
+        if not closes:
+            assert deal.to_move == 1 and deal.hand_size(0) == 0
+
+
 def test_V2_sequences_only() -> None:
     from biriba import BIRIBA
 

@@ -89,6 +89,12 @@ def replaced(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
     return tuple(changed)
 
 
+def _next_packet(received: bool, reserves: tuple[tuple[Card, ...], ...]) -> tuple[Card, ...] | None:
+    """The packet a team would receive (B5.1): the next one, unless it has received one
+    or none is left."""
+    return None if received or not reserves else reserves[0]
+
+
 def has_biriba(melds: Iterable[Meld]) -> bool:
     """Whether a team's melds include a biriba (B3.7)."""
     return any(m.is_biriba for m in melds)
@@ -201,7 +207,7 @@ class Engine:
         team = seat % self._teams
         received = position.received[team]
         reserves = position.reserves
-        packet = None if received or not reserves else reserves[0]
+        packet = _next_packet(received, reserves)
         return _new_situation(
             Situation,
             (position.hands[seat], position.melds[team], received, packet, position.pile_card),
@@ -279,12 +285,10 @@ class Engine:
         counts, melds, _, _, pile_card = situation
         moves: list[Move] = []
         after_refusal = self.after_refusal
-        # Cards may leave the hand with no look-ahead while ``free_hand`` cards stay, one
-        # of them not the card B4.2 bars: the turn can then always end (B4.5). ``spare``
-        # is how many may leave so; only longer melds need after_refusal.
-        barred = counts[pile_card.index] if pile_card is not None else 0
-        free = self.free_hand
-        spare = size - (free if free > barred else barred + 1)
+        # ``spare`` cards may leave the hand with no look-ahead: the rest, even if every
+        # barred copy stays, still ends the turn freely (:meth:`fewest_free`, B4.5). Only
+        # longer melds need after_refusal.
+        spare = size - self.fewest_free(counts[pile_card.index] if pile_card is not None else 0)
         for part in meld_parts(counts, self.rules):
             lays = part.lays
             if part.longest <= spare:
@@ -302,7 +306,7 @@ class Engine:
                 is None
             ):
                 moves.append(add_unchecked(i, card, result if choice else None))
-        if size >= free or self.hand_discard_refusal(situation, size) is None:
+        if self.hand_discard_refusal(situation, size) is None:
             discards = compress(DISCARDS, counts)
             if pile_card is None:
                 moves += discards
@@ -342,11 +346,11 @@ class Engine:
         seat = position.seat
         if phase is _DRAW_PHASE:
             if isinstance(move, DrawStock):
-                if len(position.stock) > self._stock_end:
+                if self.stock_open(len(position.stock)):
                     return None
                 return Refusal("B4.4", "the stock is empty; take the discard pile or pass")
             if isinstance(move, Pass):
-                if len(position.stock) <= self._stock_end:
+                if not self.stock_open(len(position.stock)):
                     return None
                 return Refusal("B4.4", "a player may pass only when the stock is empty")
             if isinstance(move, TakeDiscard):
@@ -377,10 +381,9 @@ class Engine:
         if self._no_take_with_one and len(pile) == 1 and size == 1:
             return Refusal("Z4.4", "a player holding a single card may not take a one-card pile")
         pile_card = self.barred_after_take(pile)
-        if (pile_card is None or situation.hand[pile_card.index] < size) and (
-            size + len(pile) >= self.free_hand
-        ):
-            return None  # a card other than the barred one can go, leaving one or more
+        barred = situation.hand[pile_card.index] + 1 if pile_card is not None else 0
+        if size + len(pile) >= self.fewest_free(barred):
+            return None
         if self.can_finish(self.after_take(situation, pile)):
             return None
         return Refusal(
@@ -396,21 +399,18 @@ class Engine:
             return None
         keep = self.rules.keep_after_melding
         if size == 1:
+            melds, received, packet = situation.melds, situation.received, situation.packet
+            if self.can_receive(melds, packet) or self.can_close(melds, received):
+                return None  # B5.4: the discard receives the reserve; B6.1: it closes
             if keep <= 1:
                 return None  # V7: the one card kept is the discard
-            melds = situation.melds
-            biriba = has_biriba(melds)
-            if situation.packet is not None:
-                if biriba or not self.rules.reserve_needs_biriba:
-                    return None  # B5.4: the discard receives the reserve
+            if packet is not None:
                 return Refusal(
                     "B5.2",
                     "the last card may be discarded to receive the reserve only with a "
                     "biriba on the table",
                 )
-            if situation.received:
-                if biriba or not self.rules.close_needs_biriba:
-                    return None  # B6.1: the discard closes
+            if received:
                 return Refusal("B6.1", "closing needs a biriba on the table")
             return Refusal(
                 "B4.3",
@@ -515,7 +515,7 @@ class Engine:
                     "a hand may be emptied by melding only to receive the reserve, and no "
                     "reserve is left for the team",
                 )
-            if self.rules.reserve_needs_biriba and not has_biriba(new_melds):
+            if not self.can_receive(new_melds, packet):
                 return Refusal(
                     "B5.2",
                     "a hand may be emptied by melding only to receive the reserve, which "
@@ -525,9 +525,8 @@ class Engine:
                 _new_situation(Situation, (counts_of(packet), new_melds, True, None, pile_card))
             ):
                 return None
-        elif (
-            left >= self.free_hand
-            and (pile_card is None or counts[pile_card.index] - removed.count(pile_card) < left)
+        elif left >= self.fewest_free(
+            counts[pile_card.index] - removed.count(pile_card) if pile_card is not None else 0
         ) or self.can_finish(
             _new_situation(
                 Situation, (_minus(counts, removed), new_melds, received, packet, pile_card)
@@ -547,7 +546,7 @@ class Engine:
         pile_card = situation.pile_card
         size = sum(counts)
         barred = counts[pile_card.index] if pile_card is not None else 0
-        if size >= self.free_hand and barred < size:
+        if size >= self.fewest_free(barred):
             return True
         if size == 1 and not barred and self.hand_discard_refusal(situation, 1) is None:
             return True
@@ -603,17 +602,18 @@ class Engine:
             pile_card = None
             end_turn = True
             if not sizes[seat]:
-                if not received[team] and self.can_receive(
-                    melds[team], reserves[0] if reserves else None
-                ):  # B5.4: received now, activated at the next turn
+                own = melds[team]
+                if self.can_receive(own, _next_packet(received[team], reserves)):
+                    # B5.4: received now, activated at the next turn
                     hands, sizes, known, reserves, received = _receive(
                         hands, sizes, known, reserves, received, seat, team
                     )
                     unactivated = replaced(unactivated, team, seat)
-                elif received[team]:  # B6.1: the close ends the deal
+                elif self.can_close(own, received[team]):  # B6.1: the close ends the deal
                     phase = Phase.OVER
                     closed_by = seat
                     end_turn = False
+                # else V7: a turn may end with an empty hand
         elif isinstance(move, DrawStock):
             card = stock[-1]
             stock = stock[:-1]
@@ -688,8 +688,21 @@ class Engine:
         )
 
     def can_receive(self, melds: tuple[Meld, ...], packet: tuple[Card, ...] | None) -> bool:
-        """Whether emptying the hand now receives ``packet`` (B5.2; V4)."""
+        """Whether emptying the hand now receives ``packet``, the team's melds being
+        ``melds`` (B5.2: a biriba on the table; V4: without)."""
         return packet is not None and (not self.rules.reserve_needs_biriba or has_biriba(melds))
+
+    def can_close(self, melds: tuple[Meld, ...], received: bool) -> bool:
+        """Whether discarding the last card closes, the team's melds being ``melds`` (B6.1:
+        its reserve received and a biriba on the table)."""
+        return received and (not self.rules.close_needs_biriba or has_biriba(melds))
+
+    def fewest_free(self, barred: int) -> int:
+        """The fewest cards a hand holding ``barred`` copies of the card B4.2 bars needs to
+        end the turn freely: :attr:`free_hand` of them, one not barred (B4.3, B4.5). A
+        meld or an addition that leaves at least that many needs no look-ahead."""
+        free = self.free_hand
+        return free if free > barred else barred + 1
 
 
 #: The tuple constructor, called as ``_new_position(Position, fields)`` with the fields

@@ -236,7 +236,7 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
             raise _fail("closed_by is set but the deal is not over (B7.1)", "B7.1")
         if passes >= rules.pass_limit:
             raise _fail(f"{passes} passes in a row end the deal (B4.4)", "B4.4")
-        if passes and len(stock) > rules.stock_end_remaining:
+        if passes and engine_for(rules).stock_open(len(stock)):
             raise _fail("passes happen only with the stock empty (B4.4)", "B4.4")
         if phase is Phase.PLAY and passes:
             raise _fail(
