@@ -40,6 +40,7 @@ from biriba import (
     RuleSet,
     TakeDiscard,
 )
+from biriba.position import Position
 from biriba.rules import RULE_IDS
 
 from .helpers import deal_at, position
@@ -133,6 +134,10 @@ def every_simple_move(deal: Deal) -> list[Move]:
 
 
 def check_position(deal: Deal, rng: random.Random) -> None:
+    position = deal.position
+    # Every position has all its fields, and the sizes the moves keep are the hands' sums.
+    assert len(position) == len(Position._fields)
+    assert position.sizes == tuple(map(sum, position.hands))
     listed = deal.legal_moves()
     before = deal.to_dict()
     assert len(set(listed)) == len(listed)

@@ -706,12 +706,11 @@ class PlayerView:
             seat = self.closed_by
         else:
             seat = (self.dealer + 1) % rules.players
-        position = Position(
+        position = Position.of(
             dealer=self.dealer,
             seat=seat,
             phase=self.phase,
             hands=tuple(counts_of(h) for h in hands),
-            sizes=self.hand_sizes,
             known=tuple(counts_of(k) if k else EMPTY_COUNTS for k in self.known),
             melds=self.melds,
             stock=tuple(stock),

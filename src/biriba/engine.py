@@ -182,12 +182,11 @@ class Engine:
         if rules.up_card:
             pile = (cards[pos],)
             pos += 1
-        return Position(
+        return Position.of(
             dealer=dealer,
             seat=(dealer + 1) % n,  # B2.4
             phase=Phase.DRAW,
             hands=tuple(counts_of(h) for h in hands),
-            sizes=tuple(len(h) for h in hands),
             known=(EMPTY_COUNTS,) * n,
             melds=((),) * self._teams,
             stock=tuple(cards[pos:][::-1]),

@@ -70,6 +70,47 @@ class Position(NamedTuple):
     #: The seat that closed (B6.1), else ``None``.
     closed_by: int | None
 
+    @classmethod
+    def of(
+        cls,
+        *,
+        dealer: int,
+        seat: int,
+        phase: Phase,
+        hands: tuple[Counts, ...],
+        known: tuple[Counts, ...],
+        melds: tuple[tuple[Meld, ...], ...],
+        stock: tuple[Card, ...],
+        pile: tuple[Card, ...],
+        reserves: tuple[tuple[Card, ...], ...],
+        received: tuple[bool, ...],
+        unactivated: tuple[int | None, ...],
+        passes: int,
+        pile_card: Card | None,
+        closed_by: int | None,
+    ) -> Position:
+        """A position from its fields by name, :attr:`sizes` worked out from
+        :attr:`hands`: how dealing, reading a position's data and sampling a view build
+        one. (A move makes the next position from the fields that change, sizes
+        included, in :meth:`Engine.apply <biriba.engine.Engine.apply>`.)"""
+        return cls(
+            dealer,
+            seat,
+            phase,
+            hands,
+            tuple(map(sum, hands)),
+            known,
+            melds,
+            stock,
+            pile,
+            reserves,
+            received,
+            unactivated,
+            passes,
+            pile_card,
+            closed_by,
+        )
+
     @property
     def to_move(self) -> int | None:
         """The seat to act, ``None`` once the deal is over."""

@@ -258,12 +258,11 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
         seat = closed_by
     else:
         seat = (dealer + 1) % n
-    position = Position(
+    position = Position.of(
         dealer=dealer,
         seat=seat,
         phase=phase,
         hands=tuple(counts_of(h) for h in hands),
-        sizes=tuple(len(h) for h in hands),
         known=tuple(counts_of(k) if k else EMPTY_COUNTS for k in known),
         melds=tuple(melds),
         stock=tuple(stock),
