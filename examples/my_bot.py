@@ -28,8 +28,9 @@ class EagerBot:
                 return move
         discards = [m for m in moves if isinstance(m, Discard)]
         if discards:
-            naturals = [d for d in discards if d.card.rank not in (None, 2)] or discards
-            return max(naturals, key=lambda d: (d.card.points, self.rng.random()))
+            rules = view.rules
+            naturals = [d for d in discards if not rules.is_wild(d.card)] or discards
+            return max(naturals, key=lambda d: (rules.card_value(d.card), self.rng.random()))
         return self.rng.choice(moves)  # draw, take or pass
 
 

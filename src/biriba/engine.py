@@ -63,7 +63,8 @@ class Refusal(NamedTuple):
 
 
 class Situation(NamedTuple):
-    """What the play-phase moves of the player to move depend on, and nothing else."""
+    """What the moves of the player to move depend on, beside the hand's size and (in the
+    draw phase) the pile and the stock: the key of the look-ahead's cache."""
 
     #: The hand, as 53 card counts.
     hand: Counts
@@ -331,7 +332,9 @@ class Engine:
                 result = Meld.from_cards(move.result.cards, rules)
                 return AddToMeld(move.index, move.card, result)
         except InvalidMeldError as error:
-            return Refusal(error.rule or "B3.1", str(error))
+            rule = error.rule or "B3.1"
+            detail = str(error).replace(f": {rule}: ", ": ", 1)
+            return Refusal(rule, f"under the rule set {rules.name!r}, {detail}")
         return move
 
     def refusal(self, position: Position, move: Move) -> Refusal | None:
@@ -344,21 +347,21 @@ class Engine:
         phase = position.phase
         seat = position.seat
         if phase is _DRAW_PHASE:
+            stock_open = self.stock_open(len(position.stock))
             if isinstance(move, DrawStock):
-                if self.stock_open(len(position.stock)):
+                if stock_open:
                     return None
-                return Refusal("B4.4", "the stock is empty; take the discard pile or pass")
+                return self._stock_refusal("the stock is empty; take the discard pile or pass")
             if isinstance(move, Pass):
-                if not self.stock_open(len(position.stock)):
+                if not stock_open:
                     return None
-                return Refusal("B4.4", "a player may pass only when the stock is empty")
+                return self._stock_refusal("a player may pass only when the stock is empty")
             if isinstance(move, TakeDiscard):
                 return self.take_refusal(
                     self.situation(position), position.sizes[seat], position.pile
                 )
-            return Refusal(
-                "B4.1", f"seat {seat} must first draw from the stock or take the discard pile"
-            )
+            first = "draw from the stock" if stock_open else "pass"
+            return Refusal("B4.1", f"seat {seat} must first {first} or take the discard pile")
         if phase is Phase.OVER:
             return Refusal("B7.1", "the deal is over")
         situation = self.situation(position)
@@ -370,6 +373,13 @@ class Engine:
         if isinstance(move, AddToMeld):
             return self.add_refusal(situation, size, move, seat)
         return Refusal("B4.1", f"seat {seat} has already drawn this turn; meld, add or discard")
+
+    def _stock_refusal(self, reason: str) -> Refusal:
+        """A refusal about the stock being exhausted: B4.4, or V7 when the rule set ends
+        the stock with cards left in it."""
+        if self._stock_end:
+            return Refusal("V7", f"{reason} (V7: {self._stock_end} cards or fewer count as none)")
+        return Refusal("B4.4", reason)
 
     def take_refusal(
         self, situation: Situation, size: int, pile: tuple[Card, ...]
@@ -822,13 +832,14 @@ def unsupported(rules: RuleSet) -> tuple[str, str] | None:
     return None
 
 
-#: How many rule sets' engines are kept; past that the least recently built is dropped.
+#: How many rule sets' engines are kept; past that the one built first is dropped.
 _ENGINE_LIMIT: Final = 32
 _ENGINES: dict[RuleSet, Engine] = {}
 
 
 def engine_for(rules: RuleSet) -> Engine:
-    """The engine of ``rules``: one per rule set, kept for the last 32 rule sets used."""
+    """The engine of ``rules``: one per rule set, for 32 rule sets at most (past that, the
+    engine built first is dropped and built again when asked for)."""
     engine = _ENGINES.get(rules)
     if engine is None:
         if len(_ENGINES) >= _ENGINE_LIMIT:

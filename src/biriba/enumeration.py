@@ -165,7 +165,7 @@ def _store(cache: dict[bytes, Part], key: bytes, melds: tuple[Meld, ...]) -> Par
 
 
 #: How many parts a rule set's cache holds before it is emptied and starts again.
-_PART_CACHE_LIMIT = 5_000
+_PART_CACHE_LIMIT: Final = 5_000
 
 
 class _Plan:

@@ -204,8 +204,7 @@ class Match:
         ):
             raise InvalidPositionError(
                 f"invalid match: totals must be {rules.teams} integers, one per team (B9.1), "
-                f"got {totals!r}",
-                rule="B9.1",
+                f"got {totals!r}"
             )
         if data["dealer"] != deal.dealer:
             raise InvalidPositionError(
