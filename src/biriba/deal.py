@@ -610,10 +610,10 @@ class PlayerView:
 
     def _find_legal_moves(self) -> tuple[Move, ...]:
         rules = self.rules
-        if rules.reserve_size < 5:
-            # A small packet could hold nothing but the barred card: use real cards.
-            return self._deal_from(list(self.unknown_cards())).legal_moves()
         engine = engine_for(rules)
+        if not engine.packet_unseen_ok and not self.reserve_received[self.team]:
+            # A small packet may hold only the barred card: the moves need real cards.
+            return self._deal_from(list(self.unknown_cards())).legal_moves()
         team = self.team
         situation = engine.hidden_situation(
             counts_of(self.hand),

@@ -147,9 +147,13 @@ class Engine:
         #: when that is more).
         self.free_hand = max(2, rules.keep_after_melding)
         #: A packet of the right size whose cards do not matter, for a seat that cannot
-        #: see the real one (sound when packets hold five or more cards: see
-        #: :meth:`hidden_situation`).
+        #: see the real one (:meth:`hidden_situation`), where :attr:`packet_unseen_ok`.
         self.stand_in_packet = full_pack(rules)[: rules.reserve_size]
+        #: Whether the moves of a seat can be listed without knowing the packet it would
+        #: receive: every packet then ends a turn freely (:meth:`fewest_free`), as it
+        #: holds at least :attr:`free_hand` cards, more than the copies of any one card.
+        most_copies = max(rules.decks, rules.jokers)
+        self.packet_unseen_ok = rules.reserve_size >= max(self.free_hand, most_copies + 1)
         self._finish_cache: dict[Situation, bool] = {}
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
@@ -224,10 +228,10 @@ class Engine:
         """The :class:`Situation` of a seat that knows only how many packets are left.
 
         The moves depend on the packet's cards only once the hand empties into it, and
-        then only on whether the turn can end: a packet of five or more cards always
-        holds a card other than the barred one (the pack has at most four copies of a
-        card in the presets' decks), so any packet of the right size gives the same moves.
-        Callers with smaller packets must use the real cards.
+        then only on whether the turn can end from it: where :attr:`packet_unseen_ok`,
+        every packet, and the stand-in, ends the turn freely, so any packet of the right
+        size gives the same moves. Elsewhere (small packets) the caller must use real
+        cards, as :class:`~biriba.PlayerView` does.
         """
         packet = None if received or not reserves_left else self.stand_in_packet
         return Situation(hand, melds, received, packet, pile_card)
