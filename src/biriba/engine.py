@@ -90,12 +90,6 @@ def replaced(values: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
     return tuple(changed)
 
 
-def _next_packet(received: bool, reserves: tuple[tuple[Card, ...], ...]) -> tuple[Card, ...] | None:
-    """The packet a team would receive (B5.1): the next one, unless it has received one
-    or none is left."""
-    return None if received or not reserves else reserves[0]
-
-
 def has_biriba(melds: Iterable[Meld]) -> bool:
     """Whether a team's melds include a biriba (B3.7)."""
     return any(m.is_biriba for m in melds)
@@ -146,13 +140,18 @@ class Engine:
         #: always end the turn with a discard (B4.3: two kept, or ``keep_after_melding``
         #: when that is more).
         self.free_hand = max(2, rules.keep_after_melding)
+        #: ``fewest_free[b]``: the fewest cards a hand holding ``b`` copies of the card B4.2
+        #: bars needs to end the turn freely, :attr:`free_hand` of them, one not barred
+        #: (B4.3, B4.5). A meld or an addition that leaves at least that many needs no
+        #: look-ahead. (A table, not a function: it is read on every legal-move call.)
+        most_copies = max(rules.decks, rules.jokers)
+        self.fewest_free = tuple(max(self.free_hand, b + 1) for b in range(most_copies + 1))
         #: A packet of the right size whose cards do not matter, for a seat that cannot
         #: see the real one (:meth:`hidden_situation`), where :attr:`packet_unseen_ok`.
         self.stand_in_packet = full_pack(rules)[: rules.reserve_size]
         #: Whether the moves of a seat can be listed without knowing the packet it would
-        #: receive: every packet then ends a turn freely (:meth:`fewest_free`), as it
+        #: receive: every packet then ends a turn freely (:attr:`fewest_free`), as it
         #: holds at least :attr:`free_hand` cards, more than the copies of any one card.
-        most_copies = max(rules.decks, rules.jokers)
         self.packet_unseen_ok = rules.reserve_size >= max(self.free_hand, most_copies + 1)
         self._finish_cache: dict[Situation, bool] = {}
 
@@ -211,7 +210,7 @@ class Engine:
         team = seat % self._teams
         received = position.received[team]
         reserves = position.reserves
-        packet = _next_packet(received, reserves)
+        packet = None if received or not reserves else reserves[0]  # B5.1
         return _new_situation(
             Situation,
             (position.hands[seat], position.melds[team], received, packet, position.pile_card),
@@ -290,9 +289,9 @@ class Engine:
         moves: list[Move] = []
         after_refusal = self.after_refusal
         # ``spare`` cards may leave the hand with no look-ahead: the rest, even if every
-        # barred copy stays, still ends the turn freely (:meth:`fewest_free`, B4.5). Only
+        # barred copy stays, still ends the turn freely (:attr:`fewest_free`, B4.5). Only
         # longer melds need after_refusal.
-        spare = size - self.fewest_free(counts[pile_card.index] if pile_card is not None else 0)
+        spare = size - self.fewest_free[counts[pile_card.index] if pile_card is not None else 0]
         for part in meld_parts(counts, self.rules):
             lays = part.lays
             if part.longest <= spare:
@@ -395,7 +394,7 @@ class Engine:
             return Refusal("Z4.4", "a player holding a single card may not take a one-card pile")
         pile_card = self.barred_after_take(pile)
         barred = situation.hand[pile_card.index] + 1 if pile_card is not None else 0
-        if size + len(pile) >= self.fewest_free(barred):
+        if size + len(pile) >= self.fewest_free[barred]:
             return None
         if self.can_finish(self.after_take(situation, pile)):
             return None
@@ -538,9 +537,9 @@ class Engine:
                 _new_situation(Situation, (counts_of(packet), new_melds, True, None, pile_card))
             ):
                 return None
-        elif left >= self.fewest_free(
+        elif left >= self.fewest_free[
             counts[pile_card.index] - removed.count(pile_card) if pile_card is not None else 0
-        ) or self.can_finish(
+        ] or self.can_finish(
             _new_situation(
                 Situation, (_minus(counts, removed), new_melds, received, packet, pile_card)
             )
@@ -559,7 +558,7 @@ class Engine:
         pile_card = situation.pile_card
         size = sum(counts)
         barred = counts[pile_card.index] if pile_card is not None else 0
-        if size >= self.fewest_free(barred):
+        if size >= self.fewest_free[barred]:
             return True
         if size == 1 and not barred and self.hand_discard_refusal(situation, 1) is None:
             return True
@@ -616,7 +615,7 @@ class Engine:
             end_turn = True
             if not sizes[seat]:
                 own = melds[team]
-                if self.can_receive(own, _next_packet(received[team], reserves)):
+                if self.can_receive(own, self.situation(position).packet):
                     # B5.4: received now, activated at the next turn
                     hands, sizes, known, reserves, received = _receive(
                         hands, sizes, known, reserves, received, seat, team
@@ -709,13 +708,6 @@ class Engine:
         """Whether discarding the last card closes, the team's melds being ``melds`` (B6.1:
         its reserve received and a biriba on the table)."""
         return received and (not self.rules.close_needs_biriba or has_biriba(melds))
-
-    def fewest_free(self, barred: int) -> int:
-        """The fewest cards a hand holding ``barred`` copies of the card B4.2 bars needs to
-        end the turn freely: :attr:`free_hand` of them, one not barred (B4.3, B4.5). A
-        meld or an addition that leaves at least that many needs no look-ahead."""
-        free = self.free_hand
-        return free if free > barred else barred + 1
 
 
 #: The tuple constructor, called as ``_new_position(Position, fields)`` with the fields
