@@ -22,7 +22,7 @@ LAYERS = [
     ["position"],
     ["scoring"],
     ["engine"],
-    ["positions"],
+    ["position_data"],
     ["deal"],
     ["match"],
     ["records"],

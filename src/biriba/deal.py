@@ -48,7 +48,7 @@ from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError, Inv
 from biriba.melds import Meld
 from biriba.moves import AddToMeld, Move
 from biriba.position import Phase, Position
-from biriba.positions import position_to_dict, read_position
+from biriba.position_data import position_to_dict, read_position
 from biriba.rules import BIRIBA, RuleSet, full_pack
 from biriba.scoring import DealScore, team_score
 

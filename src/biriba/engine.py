@@ -141,17 +141,17 @@ class Engine:
         #: when that is more).
         self.free_hand = max(2, rules.keep_after_melding)
         #: ``fewest_free[b]``: the fewest cards a hand holding ``b`` copies of the card B4.2
-        #: bars needs to end the turn freely, :attr:`free_hand` of them, one not barred
+        #: bars needs to end the turn freely, ``free_hand`` of them, one not barred
         #: (B4.3, B4.5). A meld or an addition that leaves at least that many needs no
         #: look-ahead. (A table, not a function: it is read on every legal-move call.)
         most_copies = max(rules.decks, rules.jokers)
         self.fewest_free = tuple(max(self.free_hand, b + 1) for b in range(most_copies + 1))
         #: A packet of the right size whose cards do not matter, for a seat that cannot
-        #: see the real one (:meth:`hidden_situation`), where :attr:`packet_unseen_ok`.
+        #: see the real one (:meth:`hidden_situation`), where ``packet_unseen_ok``.
         self.stand_in_packet = full_pack(rules)[: rules.reserve_size]
         #: Whether the moves of a seat can be listed without knowing the packet it would
-        #: receive: every packet then ends a turn freely (:attr:`fewest_free`), as it
-        #: holds at least :attr:`free_hand` cards, more than the copies of any one card.
+        #: receive: every packet then ends a turn freely (``fewest_free``), as it
+        #: holds at least ``free_hand`` cards, more than the copies of any one card.
         self.packet_unseen_ok = rules.reserve_size >= max(self.free_hand, most_copies + 1)
         self._finish_cache: dict[Situation, bool] = {}
 
@@ -227,7 +227,7 @@ class Engine:
         """The :class:`Situation` of a seat that knows only how many packets are left.
 
         The moves depend on the packet's cards only once the hand empties into it, and
-        then only on whether the turn can end from it: where :attr:`packet_unseen_ok`,
+        then only on whether the turn can end from it: where ``packet_unseen_ok``,
         every packet, and the stand-in, ends the turn freely, so any packet of the right
         size gives the same moves. Elsewhere (small packets) the caller must use real
         cards, as :class:`~biriba.PlayerView` does.
@@ -289,7 +289,7 @@ class Engine:
         moves: list[Move] = []
         after_refusal = self.after_refusal
         # ``spare`` cards may leave the hand with no look-ahead: the rest, even if every
-        # barred copy stays, still ends the turn freely (:attr:`fewest_free`, B4.5). Only
+        # barred copy stays, still ends the turn freely (``fewest_free``, B4.5). Only
         # longer melds need after_refusal.
         spare = size - self.fewest_free[counts[pile_card.index] if pile_card is not None else 0]
         for part in meld_parts(counts, self.rules):

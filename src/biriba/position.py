@@ -33,7 +33,7 @@ class Position(NamedTuple):
     """One moment of a deal. Seats are indexed by seat, teams by team.
 
     Built by the engine (dealing, applying a move) and by reading a position's data
-    (:mod:`biriba.positions`); everything else reads it.
+    (:mod:`biriba.position_data`); everything else reads it.
     """
 
     #: The dealer's seat (B2.1).
