@@ -77,7 +77,6 @@ def _check_team(team: object, rules: RuleSet) -> int:
     return team
 
 
-_PLAY: Final = Phase.PLAY
 _OVER: Final = Phase.OVER
 
 
@@ -315,17 +314,10 @@ class Deal:
         in its full form (``add 0 5H -> 4H 5H 6H 7H JK``), otherwise in the short form.
         """
         position = self._position
-        if position.phase is _PLAY:
-            return self._play_list(position)
-        return self._engine.legal_moves(position)
-
-    def _play_list(self, position: Position) -> tuple[Move, ...]:
-        """The play phase's legal moves, remembered for the current position."""
         memo = self._memo
         if memo is not None and memo[0] is position:
             return memo[1]
-        engine = self._engine
-        listed = engine.play_moves(engine.situation(position), position.sizes[position.seat])
+        listed = self._engine.legal_moves(position)
         self._memo = (position, listed)
         return listed
 
@@ -342,16 +334,15 @@ class Deal:
         elif not isinstance(move, Move):
             raise TypeError(f"a move is a Move or its text, got {type(move).__name__}")
         position = self._position
-        engine = self._engine
-        if position.phase is _PLAY:
-            for listed in self._play_list(position):
+        memo = self._memo
+        if memo is not None and memo[0] is position:
+            for listed in memo[1]:
                 if listed is move:  # the usual case: a move taken from legal_moves()
                     return move
-            adopted = engine.adopt(move)
-            if isinstance(adopted, Refusal):
-                raise _refused(given, adopted)
-        else:
-            adopted = move  # a draw-phase move carries no meld to adopt
+        engine = self._engine
+        adopted = engine.adopt(move)
+        if isinstance(adopted, Refusal):
+            raise _refused(given, adopted)
         refusal = engine.refusal(position, adopted)
         if refusal is None:
             return adopted

@@ -324,6 +324,8 @@ class Engine:
         rule set it was validated under), or the refusal of cards that form no meld
         under it."""
         rules = self.rules
+        if isinstance(move, Discard | DrawStock):
+            return move  # the commonest moves carry no meld
         try:
             if isinstance(move, LayMeld) and move.meld.rules is not rules:
                 return LayMeld(Meld.from_cards(move.meld.cards, rules))
