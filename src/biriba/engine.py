@@ -103,6 +103,42 @@ def _minus(counts: Counts, cards: Iterable[Card]) -> Counts:
     return tuple(out)
 
 
+# The refusals whose sentence never changes, made once: the look-ahead meets them often.
+_TAKE_TRAPS: Final = Refusal(
+    "B4.5",
+    "after taking the pile the player could not finish the turn (B4.2 bars discarding the "
+    "one card taken, and nothing could be melded)",
+)
+_TRAPPED: Final = Refusal(
+    "B4.5",
+    "after this move the player could not finish the turn legally (the cards left could be "
+    "neither discarded (B4.2, B4.3) nor melded)",
+)
+_LAST_CARD_NEEDS_BIRIBA: Final = Refusal(
+    "B5.2", "the last card may be discarded to receive the reserve only with a biriba on the table"
+)
+_CLOSE_NEEDS_BIRIBA: Final = Refusal("B6.1", "closing needs a biriba on the table")
+_LAST_CARD_KEPT: Final = Refusal(
+    "B4.3",
+    "the last card may be discarded only to receive the reserve or to close, and the team "
+    "has no reserve to receive and has not received one",
+)
+_RESERVE_RECEIVED: Final = Refusal(
+    "B4.3",
+    "a hand may be emptied by melding only to receive the reserve, and the team has already "
+    "received its reserve (B5.5)",
+)
+_NO_RESERVE_LEFT: Final = Refusal(
+    "B4.3",
+    "a hand may be emptied by melding only to receive the reserve, and no reserve is left "
+    "for the team",
+)
+_RESERVE_NEEDS_BIRIBA: Final = Refusal(
+    "B5.2",
+    "a hand may be emptied by melding only to receive the reserve, which needs a biriba on "
+    "the table (B4.3)",
+)
+
 _DRAW_PHASE: Final = Phase.DRAW
 _PLAY_PHASE: Final = Phase.PLAY
 _DRAW: Final = DrawStock()
@@ -400,11 +436,7 @@ class Engine:
             return None
         if self.can_finish(self.after_take(situation, pile)):
             return None
-        return Refusal(
-            "B4.5",
-            "after taking the pile the player could not finish the turn (B4.2 bars "
-            "discarding the one card taken, and nothing could be melded)",
-        )
+        return _TAKE_TRAPS
 
     def hand_discard_refusal(self, situation: Situation, size: int) -> Refusal | None:
         """Why no card at all may be discarded from a hand of ``size`` cards (B4.3, B5.4,
@@ -419,18 +451,10 @@ class Engine:
             if keep <= 1:
                 return None  # V7: the one card kept is the discard
             if packet is not None:
-                return Refusal(
-                    "B5.2",
-                    "the last card may be discarded to receive the reserve only with a "
-                    "biriba on the table",
-                )
+                return _LAST_CARD_NEEDS_BIRIBA
             if received:
-                return Refusal("B6.1", "closing needs a biriba on the table")
-            return Refusal(
-                "B4.3",
-                "the last card may be discarded only to receive the reserve or to close, "
-                "and the team has no reserve to receive and has not received one",
-            )
+                return _CLOSE_NEEDS_BIRIBA
+            return _LAST_CARD_KEPT
         if size < keep:
             return Refusal(
                 "B4.3", f"a player keeps at least {keep} cards after melding, one to discard"
@@ -518,23 +542,9 @@ class Engine:
         left = size - len(removed)
         if left <= 0:
             if packet is None:
-                if received:
-                    return Refusal(
-                        "B4.3",
-                        "a hand may be emptied by melding only to receive the reserve, and "
-                        "the team has already received its reserve (B5.5)",
-                    )
-                return Refusal(
-                    "B4.3",
-                    "a hand may be emptied by melding only to receive the reserve, and no "
-                    "reserve is left for the team",
-                )
+                return _RESERVE_RECEIVED if received else _NO_RESERVE_LEFT
             if not self.can_receive(new_melds, packet):
-                return Refusal(
-                    "B5.2",
-                    "a hand may be emptied by melding only to receive the reserve, which "
-                    "needs a biriba on the table (B4.3)",
-                )
+                return _RESERVE_NEEDS_BIRIBA
             if self.can_finish(
                 _new_situation(Situation, (counts_of(packet), new_melds, True, None, pile_card))
             ):
@@ -547,11 +557,7 @@ class Engine:
             )
         ):
             return None
-        return Refusal(
-            "B4.5",
-            "after this move the player could not finish the turn legally (the cards left "
-            "could be neither discarded (B4.2, B4.3) nor melded)",
-        )
+        return _TRAPPED
 
     # ============================================================== look-ahead (B4.5)
     def can_finish(self, situation: Situation) -> bool:
