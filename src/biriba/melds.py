@@ -435,7 +435,7 @@ def _validate_sequence(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSe
 def _acts_as_substitute(card: Card, rank: int, suit: int, rules: RuleSet) -> bool:
     """Whether ``card``, standing at sequence rank ``rank`` of ``suit``, is a substitute:
     a wild card, unless it is the two of the suit at rank 2 (B3.6; V7 twos always wild)."""
-    if not rules.is_wild(card):
+    if not rules.wild[card.index]:
         return False
     if card.rank is None:
         return True
@@ -504,7 +504,7 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
     if cards.count(card) >= rules.copies(card):
         return (), ("B1.2", f"the pack holds only {rules.copies(card)} of {card}")
     n_subs = len(meld._subs)
-    wild = rules.is_wild(card)
+    wild = rules.wild[card.index]
     if meld.kind is MeldKind.GROUP:
         naturals = cards[: len(cards) - n_subs]
         if wild:
@@ -607,7 +607,7 @@ def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | 
         and not _acts_as_substitute(incoming, end_rank, suit, rules)
     ):
         incoming_sub = False
-    elif rules.is_wild(incoming):
+    elif rules.wild[incoming.index]:
         incoming_sub = True
     else:
         return _FIT  # B3.12: the natural of that end's rank, or a substitute

@@ -175,9 +175,16 @@ class RuleSet:
     #: Whether a total must be strictly above the target to end the match (B9.2).
     target_strict: bool = True
 
-    # --- derived once from the fields above, for the rules' questions below ---
-    _values: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
-    _wild_indices: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    # --- worked out from the fields above, for the rules' questions below ---
+    #: Every card's value (:meth:`card_value`), indexed by :attr:`Card.index
+    #: <biriba.Card.index>`: for scoring hands held as 53 counts.
+    values: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    #: For each :attr:`Card.index <biriba.Card.index>`, whether the card is a substitute by
+    #: nature (:meth:`is_wild`): a table for the hot paths.
+    wild: tuple[bool, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
+    #: The :attr:`Card.index <biriba.Card.index>` of every card :meth:`is_wild` says is a
+    #: substitute, in index order (the twos by suit, then the joker).
+    wild_indices: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -204,32 +211,21 @@ class RuleSet:
                 "RuleSet: an ace must be able to stand low or high (B3.2)", rule="B3.2"
             )
         values = tuple(self.card_values[i % 13 + 1] for i in range(JOKER_INDEX))
-        object.__setattr__(self, "_values", (*values, self.joker_value))
+        object.__setattr__(self, "values", (*values, self.joker_value))
         wild = tuple(c.index for c in CARDS if c.rank is None or (self.twos_wild and c.rank == 2))
-        object.__setattr__(self, "_wild_indices", wild)
+        object.__setattr__(self, "wild_indices", wild)
+        object.__setattr__(self, "wild", tuple(c.index in wild for c in CARDS))
 
     # ------------------------------------------------------------------ the rules' questions
     def card_value(self, card: Card) -> int:
         """What ``card`` is worth in melds and in hands (B8.1, Z1.3; :attr:`card_values`)."""
-        return self._values[card.index]
-
-    @property
-    def values(self) -> tuple[int, ...]:
-        """Every card's value (:meth:`card_value`), indexed by :attr:`Card.index
-        <biriba.Card.index>`: for scoring hands held as 53 counts."""
-        return self._values
+        return self.values[card.index]
 
     def is_wild(self, card: Card) -> bool:
         """Whether ``card`` is a substitute by nature (B1.3, Z1.2): a joker, or a two when
         :attr:`twos_wild`. A two of a sequence's own suit at rank 2 is still natural there
         (B3.6) unless :attr:`twos_always_wild`."""
-        return card.index in self._wild_indices
-
-    @property
-    def wild_indices(self) -> tuple[int, ...]:
-        """The :attr:`Card.index <biriba.Card.index>` of every card :meth:`is_wild` says is
-        a substitute, in index order (the twos by suit, then the joker)."""
-        return self._wild_indices
+        return self.wild[card.index]
 
     def copies(self, card: Card) -> int:
         """How many copies of ``card`` the pack holds (B1.2): one per deck, or the jokers."""
