@@ -289,9 +289,9 @@ class Engine:
     def legal_moves(self, position: Position) -> tuple[Move, ...]:
         """Every legal move in ``position``, each once; empty only once it is over."""
         phase = position.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY_PHASE:
             return self.play_moves(self.situation(position), position.sizes[position.seat])
-        if phase is Phase.DRAW:
+        if phase is _DRAW_PHASE:
             return self.draw_moves(
                 self.situation(position),
                 position.sizes[position.seat],
