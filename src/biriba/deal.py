@@ -61,20 +61,21 @@ def team_of(seat: int, rules: RuleSet = BIRIBA) -> int:
     return seat % rules.teams
 
 
+def _check_number(value: object, kind: str, count: int) -> int:
+    """``value`` if it is a ``kind`` (seat or team) number in ``0..count - 1`` (B1.1)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"a {kind} is an int, got {type(value).__name__}")
+    if not 0 <= value < count:
+        raise BiribaError(f"{kind} {value} is out of range 0..{count - 1} (B1.1)", rule="B1.1")
+    return value
+
+
 def _check_seat(seat: object, rules: RuleSet) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise TypeError(f"a seat is an int, got {type(seat).__name__}")
-    if not 0 <= seat < rules.players:
-        raise BiribaError(f"seat {seat} is out of range 0..{rules.players - 1} (B1.1)", rule="B1.1")
-    return seat
+    return _check_number(seat, "seat", rules.players)
 
 
 def _check_team(team: object, rules: RuleSet) -> int:
-    if isinstance(team, bool) or not isinstance(team, int):
-        raise TypeError(f"a team is an int, got {type(team).__name__}")
-    if not 0 <= team < rules.teams:
-        raise BiribaError(f"team {team} is out of range 0..{rules.teams - 1} (B1.1)", rule="B1.1")
-    return team
+    return _check_number(team, "team", rules.teams)
 
 
 _OVER: Final = Phase.OVER
