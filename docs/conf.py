@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+
 project = "biriba"
 author = "The biriba developers"
 copyright = "2026, The biriba developers"
@@ -27,3 +29,18 @@ try:
 except ImportError:  # pragma: no cover - the docs extra brings furo
     html_theme = "alabaster"
 html_title = "biriba"
+
+# `sphinx-build -b doctest docs` runs the examples of these pages and of the docstrings
+# autodoc shows, with the flags pytest uses (pyproject.toml) and the names a docstring's
+# module has at hand.
+doctest_default_flags = (
+    doctest.ELLIPSIS
+    | doctest.NORMALIZE_WHITESPACE
+    | doctest.IGNORE_EXCEPTION_DETAIL
+    | doctest.DONT_ACCEPT_TRUE_FOR_1
+)
+doctest_global_setup = """
+from biriba import *
+from biriba.bots import GreedyBot, MonteCarloBot, RandomBot
+from biriba.simulate import simulate
+"""

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import Any
 
 from biriba import BIRIBA, Card, Deal, RuleSet, full_pack, parse_cards
+
+#: The hypothesis profile in force (tests/conftest.py): ``quick`` unless the environment
+#: variable ``BIRIBA_HYPOTHESIS_PROFILE`` says ``ci``.
+PROFILE = os.environ.get("BIRIBA_HYPOTHESIS_PROFILE", "quick")
+if PROFILE not in ("quick", "ci"):
+    raise RuntimeError(f"BIRIBA_HYPOTHESIS_PROFILE is 'quick' or 'ci', not {PROFILE!r}")
+#: How many times the quick profile's examples the profile in force tries.
+EXAMPLES_SCALE = 4 if PROFILE == "ci" else 1
+
+
+def examples(n: int) -> int:
+    """The number of hypothesis examples for a test that tries ``n`` in the quick profile."""
+    return n * EXAMPLES_SCALE
 
 
 def position(

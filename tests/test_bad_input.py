@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from biriba import BiribaError, Deal, Match, records
 
+from .helpers import examples
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 120) | st.text(max_size=6),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner),
@@ -35,7 +37,7 @@ def mutate(data: Any, path: list[int], value: Any) -> Any:
     return data
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.lists(st.integers(0, 200), min_size=1, max_size=4), json_values)
 def test_from_dict_on_mutated_positions_raises_only_library_errors(
     path: list[int], value: Any
@@ -48,7 +50,7 @@ def test_from_dict_on_mutated_positions_raises_only_library_errors(
     assert deal.to_dict()["rules"] == "biriba"
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(st.integers(0, 200), min_size=1, max_size=4), json_values)
 def test_match_from_dict_on_mutated_data_raises_only_library_errors(
     path: list[int], value: Any
@@ -61,7 +63,7 @@ def test_match_from_dict_on_mutated_data_raises_only_library_errors(
     assert match.deal.rules.name == "biriba"
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.text(alphabet="adrwmelscpt ->0123456789AKQJTHDSC*x", max_size=30))
 def test_play_of_random_text_raises_only_library_errors_and_changes_nothing(text: str) -> None:
     deal = Deal.new(seed=5)
@@ -78,7 +80,7 @@ def test_play_of_random_text_raises_only_library_errors_and_changes_nothing(text
 RECORD = records.dumps(records.record_deal(BASE))
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(st.integers(0, 200), min_size=1, max_size=4), json_values)
 def test_mutated_records_raise_only_record_errors(path: list[int], value: Any) -> None:
     data = mutate(json.loads(RECORD), path, value)

@@ -18,6 +18,8 @@ from biriba import BIRIBA, AddToMeld, Deal, Discard, LayMeld, Move, Phase, RuleS
 from biriba.engine import additions, engine_for
 from biriba.enumeration import melds_from_counts
 
+from .helpers import examples
+
 
 def looked_ahead(deal: Deal) -> set[str]:
     """The melds and additions of the position that the full look-ahead allows."""
@@ -46,7 +48,7 @@ RULE_SETS = [
 ]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(RULE_SETS))
 def test_B4_5_shortcut_agrees_with_the_full_look_ahead(seed: int, rules: RuleSet) -> None:
     deal = Deal.new(rules, seed=seed)

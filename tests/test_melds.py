@@ -27,6 +27,8 @@ from biriba import (
     parse_cards,
 )
 
+from .helpers import examples
+
 C = Card.parse
 
 
@@ -426,7 +428,7 @@ def reference_extensions(meld: Meld, card: Card) -> set[Meld]:
     return found
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(melds(), st.sampled_from([Card.from_index(i) for i in range(53)]))
 def test_extensions_agree_with_a_brute_force_reference(meld: Meld, card: Card) -> None:
     assert set(meld.extensions(card)) == reference_extensions(meld, card)
@@ -464,7 +466,7 @@ def brute_force_melds_under(hand: tuple[Card, ...], rules: RuleSet) -> set[Meld]
     return found
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @example(VARIANTS[1], [4, 17], 4)  # more jokers than a single-wild key once allowed
 @given(
     st.sampled_from(VARIANTS),

@@ -26,6 +26,8 @@ from biriba import (
     full_pack,
 )
 
+from .helpers import examples
+
 PACK = Counter(full_pack())
 ALL_CARDS = [Card.from_index(i) for i in range(53)]
 
@@ -98,7 +100,7 @@ def check_position(deal: Deal, rng: random.Random, deep: bool) -> None:
         assert len(outcomes) == len(moves)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_random_playout_invariants(seed: int, choices: int) -> None:
     deal = Deal.new(seed=seed, dealer=seed % 4)
@@ -122,7 +124,7 @@ def test_random_playout_invariants(seed: int, choices: int) -> None:
         assert team.total == team.melded + team.bonuses + team.hands + team.closing + team.reserve
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(st.integers(0, 2**32 - 1))
 def test_undo_all_the_way_restores_the_deal(seed: int) -> None:
     deal = Deal.new(seed=seed)
@@ -140,7 +142,7 @@ def test_undo_all_the_way_restores_the_deal(seed: int) -> None:
     assert copy.is_over  # the copy is independent of the undone original
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(st.integers(0, 2**32 - 1))
 def test_a_copy_is_independent(seed: int) -> None:
     deal = Deal.new(seed=seed)
@@ -167,7 +169,7 @@ def test_every_deal_of_a_few_hundred_seeds_ends() -> None:
         assert deal.phase is Phase.OVER
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(st.integers(0, 2**32 - 1))
 def test_greedy_playout_invariants(seed: int) -> None:
     """Greedy bots close most deals and take many reserves, which random play seldom

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from biriba import Card, Deal, Phase, PlayerView, parse_cards
 
-from .helpers import deal_at
+from .helpers import deal_at, examples
 
 
 def played(seed: int, plies: int) -> Deal:
@@ -44,7 +44,7 @@ def hidden_only_cards(deal: Deal, seat: int) -> set[Card]:
     return {card for card in hidden if not visible[card]}
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.integers(0, 10_000), st.integers(0, 300), st.integers(0, 3))
 def test_no_form_of_a_view_reveals_a_hidden_card(seed: int, plies: int, seat: int) -> None:
     deal = played(seed, plies)
@@ -57,7 +57,7 @@ def test_no_form_of_a_view_reveals_a_hidden_card(seed: int, plies: int, seat: in
         assert card not in view.hand
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.integers(0, 10_000), st.integers(0, 300), st.integers(0, 2**32 - 1))
 def test_a_sampled_deal_gives_back_the_same_view(seed: int, plies: int, pick: int) -> None:
     deal = played(seed, plies)

@@ -35,7 +35,7 @@ from biriba.rules import (
 )
 from biriba.scoring import DealScore, TeamScore, score_team
 
-__version__ = "0.1.0.dev0"
+__version__ = "0.1.0"
 
 __all__ = [
     "BIRIBA",
