@@ -9,9 +9,9 @@ test. Tests that set their own number of examples write it as ``examples(n)`` (f
 
 from hypothesis import HealthCheck, settings
 
-from .helpers import EXAMPLES_SCALE, PROFILE
+from .helpers import PROFILE, SCALES
 
-for name, scale in (("quick", 1), ("ci", 4)):
+for name, scale in SCALES.items():
     settings.register_profile(
         name,
         max_examples=100 * scale,
