@@ -27,24 +27,31 @@ def examples(n: int) -> int:
 def position(
     *,
     hands: dict[int, str] | None = None,
-    melds: tuple[list[str], list[str]] = ([], []),
+    melds: tuple[list[str], ...] | None = None,
     discard: str = "",
     to_move: int | None = 0,
     phase: str = "play",
     stock: str | None = None,
     stock_size: int | None = None,
-    received: tuple[bool, bool] = (False, False),
+    received: tuple[bool, ...] | None = None,
     passes: int = 0,
     pile_card: str | None = None,
-    unactivated: tuple[int | None, int | None] = (None, None),
+    unactivated: tuple[int | None, ...] | None = None,
     closed_by: int | None = None,
     dealer: int = 3,
     rules: RuleSet = BIRIBA,
+    reserves_left: int | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
     """A position dict: the cards named go where they are named, the rest of the pack
-    fills the reserves not yet received, then the other hands (to 11 cards, or to what is
-    left), then the stock (``stock_size`` cards of it at most; the rest tops up hands)."""
+    fills the reserves not yet received (``reserves_left`` of them, when given), then the
+    other hands (to 11 cards, or to what is left), then the stock (``stock_size`` cards of
+    it at most; the rest tops up hands). ``extra`` keys are added as they are."""
     hands = hands or {}
+    teams = rules.teams
+    melds = melds if melds is not None else tuple([] for _ in range(teams))
+    received = received if received is not None else (False,) * teams
+    unactivated = unactivated if unactivated is not None else (None,) * teams
     used: Counter[Card] = Counter()
     hand_cards = {s: list(parse_cards(h)) for s, h in hands.items()}
     for cards in hand_cards.values():
@@ -60,7 +67,9 @@ def position(
     rest = list((Counter(full_pack(rules)) - used).elements())
     rest.sort()
     packets = []
-    for _ in range(rules.reserve_count - sum(received)):
+    if reserves_left is None:
+        reserves_left = rules.reserve_count - sum(received)
+    for _ in range(reserves_left):
         packets.append(rest[: rules.reserve_size])
         rest = rest[rules.reserve_size :]
     if explicit_stock is None:
@@ -76,7 +85,7 @@ def position(
     if rest:
         explicit_stock = explicit_stock + rest
     return {
-        "rules": rules.name,
+        "rules": rules.name if rules.is_preset else rules.to_dict(),
         "dealer": dealer,
         "to_move": to_move,
         "phase": phase,
@@ -84,12 +93,13 @@ def position(
         "stock": [str(c) for c in explicit_stock],
         "discard": [str(c) for c in pile],
         "reserves": [[str(c) for c in p] for p in packets],
-        "melds": [list(melds[0]), list(melds[1])],
+        "melds": [list(team) for team in melds],
         "reserve_received": list(received),
         "passes": passes,
         "pile_card": pile_card,
         "unactivated": list(unactivated),
         "closed_by": closed_by,
+        **extra,
     }
 
 

@@ -25,7 +25,7 @@ def looked_ahead(deal: Deal) -> set[str]:
     """The melds and additions of the position that the full look-ahead allows."""
     engine = engine_for(deal.rules)
     situation = engine.situation(deal.position)
-    counts, melds, _, _, _ = situation
+    counts, melds = situation.hand, situation.melds
     size = sum(counts)
     out: set[str] = set()
     for meld in melds_from_counts(counts, deal.rules):

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from biriba import (
-    BURACO,
     BiribaError,
     Deal,
     IllegalMoveError,
@@ -166,11 +165,6 @@ def test_bad_input_to_the_deal() -> None:
         Deal()
     assert deal.to_dict() == before
     assert not deal.is_legal("discard 7H")
-
-
-def test_buraco_deals_are_refused_until_the_engine_supports_them() -> None:
-    with pytest.raises(BiribaError, match=r"Z2\.2"):
-        Deal.new(BURACO)
 
 
 def test_team_of() -> None:

@@ -8,10 +8,14 @@ from biriba import BIRIBA, BURACO, BiribaError, RuleSet
 
 
 def test_presets_by_name() -> None:
-    assert RuleSet.preset_names() == ("biriba", "buraco")
+    names = RuleSet.preset_names()
+    assert names[0] == "biriba" and "buraco" in names
+    for name in names:
+        assert RuleSet.named(name).name == name
     assert RuleSet.named("BIRIBA ") is BIRIBA and BIRIBA.name == "biriba"
     assert RuleSet.named("buraco") is BURACO
-    with pytest.raises(BiribaError, match="known: biriba, buraco"):
+    assert RuleSet.named("kozi") is RuleSet.named("biriba-kozi")
+    with pytest.raises(BiribaError, match="known: biriba, "):
         RuleSet.named("canasta")
 
 

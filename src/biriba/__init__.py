@@ -23,9 +23,20 @@ from biriba.errors import (
 )
 from biriba.match import Match
 from biriba.melds import Meld, MeldKind
-from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
+from biriba.moves import (
+    AddToMeld,
+    Discard,
+    DrawStock,
+    LayMeld,
+    Move,
+    NameSuit,
+    Pass,
+    Redraw,
+    TakeDiscard,
+)
 from biriba.rules import (
     BIRIBA,
+    BIRIBA_KOZI,
     BURACO,
     RULE_IDS,
     PileRestriction,
@@ -39,6 +50,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BIRIBA",
+    "BIRIBA_KOZI",
     "BURACO",
     "JOKER",
     "RULE_IDS",
@@ -58,6 +70,7 @@ __all__ = [
     "Meld",
     "MeldKind",
     "Move",
+    "NameSuit",
     "NotationError",
     "Pass",
     "Phase",
@@ -65,6 +78,7 @@ __all__ = [
     "PlayerView",
     "Rank",
     "RecordError",
+    "Redraw",
     "RuleSet",
     "StockExhausted",
     "Suit",

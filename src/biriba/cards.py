@@ -51,6 +51,20 @@ class Suit(enum.IntEnum):
         """The suit's symbol: ``♣``, ``♦``, ``♥`` or ``♠``."""
         return "♣♦♥♠"[self.value]
 
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Read a suit: ``C``, ``D``, ``H`` or ``S`` (any case) or its symbol.
+
+        Raises :class:`NotationError` on anything else.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"Suit.parse expects a str, got {type(text).__name__}")
+        word = text.strip().upper()
+        for suit in cls:
+            if word in (suit.letter, suit.symbol):
+                return suit
+        raise NotationError(f"{text[:20]!r} is not a suit: write C, D, H or S (or ♣ ♦ ♥ ♠)")
+
 
 class Rank(enum.IntEnum):
     """The thirteen ranks, ace low in value order (an ace may still stand high, B3.2)."""

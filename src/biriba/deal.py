@@ -42,14 +42,14 @@ from typing import Any, Final
 
 import attrs
 
-from biriba.cards import EMPTY_COUNTS, Card, cards_of, counts_of, format_cards
-from biriba.engine import Engine, Refusal, engine_for, unsupported
+from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of, format_cards
+from biriba.engine import Engine, Refusal, engine_for
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError, InvalidMeldError
 from biriba.melds import Meld
 from biriba.moves import AddToMeld, Move
 from biriba.position import Phase, Position
 from biriba.position_data import position_to_dict, read_position
-from biriba.rules import BIRIBA, RuleSet, full_pack
+from biriba.rules import BIRIBA, RuleSet, StockExhausted, full_pack, rules_to_data
 from biriba.scoring import DealScore, team_score
 
 __all__ = ["Deal", "Phase", "PlayerView", "team_of"]
@@ -163,12 +163,6 @@ class Deal:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
             raise TypeError(f"seed must be an int, a str or None, got {type(seed).__name__}")
         _check_seat(dealer, rules)
-        missing = unsupported(rules)
-        if missing:
-            raise BiribaError(
-                f"the deal engine does not support the rule set {rules.name!r} yet: {missing[1]}",
-                rule=missing[0],
-            )
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         pack = list(full_pack(rules))
@@ -180,9 +174,10 @@ class Deal:
     def from_dict(cls, data: Mapping[str, Any], rules: RuleSet | None = None) -> Deal:
         """Build a deal from a position (see :meth:`to_dict`), checking everything.
 
-        ``rules`` overrides the ``"rules"`` name for a rule set that is not a preset.
-        Raises :class:`~biriba.InvalidPositionError` naming the problem (and the rule it
-        breaks, as ``err.rule``).
+        The rule set is the one the position names, a preset's name or a rule set's
+        data (:meth:`RuleSet.to_dict <biriba.RuleSet.to_dict>`); ``rules``, when given,
+        must be that same rule set. Raises :class:`~biriba.InvalidPositionError` naming
+        the problem (and the rule it breaks, as ``err.rule``).
         """
         rules, position = read_position(data, rules)
         start = position_to_dict(position, rules)
@@ -299,8 +294,20 @@ class Deal:
 
     @property
     def closed_by(self) -> int | None:
-        """The seat that closed the deal (B6.1), else ``None``."""
+        """The seat that closed the deal (B6.1) or went out (Z4.2), else ``None``."""
         return self._position.closed_by
+
+    @property
+    def bonus_suit(self) -> Suit | None:
+        """The bonus suit under kózi (V1), else ``None`` (also while a joker up-card waits
+        for the first player to name it)."""
+        return self._position.bonus_suit
+
+    @property
+    def last_turn(self) -> bool:
+        """Whether the deal's last turn is to be played or is being played, the stock and
+        the mortos gone (Z4.3); once over, whether the deal ended that way."""
+        return self._position.last_turn
 
     @property
     def history(self) -> tuple[Move, ...]:
@@ -448,6 +455,11 @@ class Deal:
             closed_by=position.closed_by,
             known=known,
             history=tuple(self._history),
+            redraw_open=position.redraw is not None,
+            redraw=position.redraw if seat == position.seat else None,
+            last_turn=position.last_turn,
+            bonus_suit=position.bonus_suit,
+            opening=position.opening,
         )
 
     # ================================================================ scoring
@@ -462,6 +474,7 @@ class Deal:
         hands = position.hands
         closed_by = position.closed_by
         teams = []
+        bonus_suit = position.bonus_suit
         for team in range(rules.teams):
             unactivated = position.unactivated[team]
             left = 0
@@ -477,6 +490,7 @@ class Deal:
                     position.received[team],
                     unactivated is not None,
                     closed,
+                    bonus_suit,
                 )
             )
         return DealScore(tuple(teams), position.phase is Phase.OVER)
@@ -558,6 +572,17 @@ class PlayerView:
     known: tuple[tuple[Card, ...], ...]
     #: The public history: every move is public (a draw shows as ``draw``, never the card).
     history: tuple[Move, ...]
+    #: Z2.2: whether the first player may still redraw (public).
+    redraw_open: bool = False
+    #: Z2.2: the card the redraw would put on the pile, when this seat drew it, else
+    #: ``None`` (the other seats know only :attr:`redraw_open`).
+    redraw: Card | None = None
+    #: Z4.3: whether the deal's last turn is to be played or is being played.
+    last_turn: bool = False
+    #: V1: the bonus suit (kózi), ``None`` without one or while it waits to be named.
+    bonus_suit: Suit | None = None
+    #: V3: whether the team to move had no meld when this turn began.
+    opening: bool = False
     _legal: tuple[Move, ...] | None = attrs.field(
         default=None, init=False, eq=False, repr=False, hash=False
     )
@@ -581,6 +606,7 @@ class PlayerView:
                 received=self.reserve_received[team],
                 unactivated=self.unactivated[team] is not None,
                 closed=closed_by is not None and closed_by % rules.teams == team,
+                bonus_suit=self.bonus_suit,
             )
             for team in range(rules.teams)
         )
@@ -604,7 +630,8 @@ class PlayerView:
         rules = self.rules
         engine = engine_for(rules)
         if not engine.packet_unseen_ok and not self.reserve_received[self.team]:
-            # A small packet may hold only the barred card: the moves need real cards.
+            # A small packet may hold only the barred card, and an entry minimum (V3)
+            # asks what a packet could lay: the moves need real cards.
             return self._deal_from(list(self.unknown_cards())).legal_moves()
         team = self.team
         situation = engine.hidden_situation(
@@ -613,19 +640,24 @@ class PlayerView:
             self.reserve_received[team],
             self.reserves_left,
             self.pile_card,
+            self.opening,
         )
-        if self.phase is Phase.PLAY:
-            return engine.play_moves(situation, len(self.hand))
-        return engine.draw_moves(
-            situation, len(self.hand), self.discard_pile, engine.stock_open(self.stock_size)
+        return engine.moves(
+            situation,
+            len(self.hand),
+            self.phase,
+            self.discard_pile,
+            self.stock_size,
+            self.redraw_open,
+            self.bonus_suit is None,
         )
 
     # ------------------------------------------------------------------ data
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data; two deals that differ only in what the seat cannot know give
         equal dicts."""
-        return {
-            "rules": self.rules.name,
+        data: dict[str, Any] = {
+            "rules": rules_to_data(self.rules),
             "seat": self.seat,
             "dealer": self.dealer,
             "phase": self.phase.value,
@@ -644,6 +676,17 @@ class PlayerView:
             "known": [[str(c) for c in k] for k in self.known],
             "history": [str(m) for m in self.history],
         }
+        rules = self.rules
+        if rules.first_turn_redraw:
+            data["redraw_open"] = self.redraw_open
+            data["redraw"] = None if self.redraw is None else str(self.redraw)
+        if rules.stock_exhausted is StockExhausted.RESERVE_BECOMES_STOCK:
+            data["last_turn"] = self.last_turn
+        if rules.bonus_suit_bonus is not None:
+            data["bonus_suit"] = None if self.bonus_suit is None else self.bonus_suit.letter
+        if rules.entry_minimum:
+            data["opening"] = self.opening
+        return data
 
     # ------------------------------------------------------------------ sampling
     def unknown_cards(self) -> tuple[Card, ...]:
@@ -698,6 +741,11 @@ class PlayerView:
             seat = self.closed_by
         else:
             seat = (self.dealer + 1) % rules.players
+        redraw = self.redraw
+        if self.redraw_open and redraw is None:
+            # Z2.2: another seat drew a card this seat cannot see: the last card dealt
+            # to its sampled hand from the unknown ones stands for it.
+            redraw = hands[seat][-1]
         position = Position.of(
             dealer=self.dealer,
             seat=seat,
@@ -713,5 +761,9 @@ class PlayerView:
             passes=self.passes,
             pile_card=self.pile_card,
             closed_by=self.closed_by,
+            redraw=redraw,
+            last_turn=self.last_turn,
+            bonus_suit=self.bonus_suit,
+            opening=self.opening,
         )
         return Deal._at(engine_for(rules), position, [], list(self.history), None, None, None)

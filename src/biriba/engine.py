@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from itertools import compress
 from typing import Final, NamedTuple, TypeVar
 
-from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, counts_of, format_cards
+from biriba.cards import CARDS, EMPTY_COUNTS, JOKER, Card, Counts, Suit, counts_of, format_cards
 from biriba.enumeration import meld_parts, melds_from_counts
 from biriba.errors import InvalidMeldError
 from biriba.melds import Meld
@@ -32,7 +32,9 @@ from biriba.moves import (
     DrawStock,
     LayMeld,
     Move,
+    NameSuit,
     Pass,
+    Redraw,
     TakeDiscard,
     add_unchecked,
 )
@@ -46,7 +48,6 @@ __all__ = [
     "Situation",
     "engine_for",
     "has_biriba",
-    "unsupported",
 ]
 
 
@@ -78,6 +79,10 @@ class Situation(NamedTuple):
     packet: tuple[Card, ...] | None
     #: The card B4.2 bars from the discard this turn, or ``None``.
     pile_card: Card | None
+    #: V3: whether the team's melds on the table were all laid this turn (it had none
+    #: when the turn began), so that they must reach the entry minimum. Always ``False``
+    #: without an entry minimum.
+    opening: bool
 
 
 _T = TypeVar("_T")
@@ -117,37 +122,76 @@ _TRAPPED: Final = Refusal(
 _LAST_CARD_NEEDS_BIRIBA: Final = Refusal(
     "B5.2", "the last card may be discarded to receive the reserve only with a biriba on the table"
 )
-_CLOSE_NEEDS_BIRIBA: Final = Refusal("B6.1", "closing needs a biriba on the table")
-_LAST_CARD_KEPT: Final = Refusal(
-    "B4.3",
-    "the last card may be discarded only to receive the reserve or to close, and the team "
-    "has no reserve to receive and has not received one",
-)
-_RESERVE_RECEIVED: Final = Refusal(
-    "B4.3",
-    "a hand may be emptied by melding only to receive the reserve, and the team has already "
-    "received its reserve (B5.5)",
-)
-_NO_RESERVE_LEFT: Final = Refusal(
-    "B4.3",
-    "a hand may be emptied by melding only to receive the reserve, and no reserve is left "
-    "for the team",
-)
 _RESERVE_NEEDS_BIRIBA: Final = Refusal(
     "B5.2",
     "a hand may be emptied by melding only to receive the reserve, which needs a biriba on "
     "the table (B4.3)",
 )
+_KOZI_FIRST: Final = Refusal(
+    "V1", "the joker up-card must first be taken and the bonus suit named: write kozi and a suit"
+)
+_NO_KOZI: Final = Refusal(
+    "V1", "a bonus suit is named only by the first player, when the up-card is a joker"
+)
+_NO_REDRAW: Final = Refusal(
+    "Z2.2", "redraw is allowed only right after the deal's first draw, once, before any meld"
+)
+
+
+class _Refusals:
+    """The refusals about the reserve and closing, in the words and rule ids of the rule
+    set's game (:attr:`RuleSet.family <biriba.RuleSet.family>`): Biriba's reserve and
+    closing (B4.3, B5.5, B6.1), Buraco's morto and going out (Z4.1, Z4.2)."""
+
+    def __init__(self, family: str) -> None:
+        if family == "buraco":
+            self.close_needs_biriba = Refusal("Z4.2", "going out needs a canastra on the table")
+            self.last_card_kept = Refusal(
+                "Z4.1",
+                "the last card may be discarded only to take the morto or to go out, and "
+                "the team has no morto to take and has not taken one",
+            )
+            self.reserve_received = Refusal(
+                "Z4.1",
+                "a hand may be emptied by melding only to take the morto, and the team has "
+                "already taken its morto",
+            )
+            self.no_reserve_left = Refusal(
+                "Z4.1",
+                "a hand may be emptied by melding only to take the morto, and no morto is "
+                "left for the team",
+            )
+        else:
+            self.close_needs_biriba = Refusal("B6.1", "closing needs a biriba on the table")
+            self.last_card_kept = Refusal(
+                "B4.3",
+                "the last card may be discarded only to receive the reserve or to close, "
+                "and the team has no reserve to receive and has not received one",
+            )
+            self.reserve_received = Refusal(
+                "B4.3",
+                "a hand may be emptied by melding only to receive the reserve, and the team "
+                "has already received its reserve (B5.5)",
+            )
+            self.no_reserve_left = Refusal(
+                "B4.3",
+                "a hand may be emptied by melding only to receive the reserve, and no "
+                "reserve is left for the team",
+            )
+
 
 _DRAW_PHASE: Final = Phase.DRAW
 _PLAY_PHASE: Final = Phase.PLAY
 _DRAW: Final = DrawStock()
 _TAKE: Final = TakeDiscard()
 _PASS: Final = Pass()
+_REDRAW: Final = Redraw()
 _DRAW_OR_TAKE: Final[tuple[Move, ...]] = (_DRAW, _TAKE)
 _DRAW_ONLY: Final[tuple[Move, ...]] = (_DRAW,)
 _TAKE_OR_PASS: Final[tuple[Move, ...]] = (_TAKE, _PASS)
 _PASS_ONLY: Final[tuple[Move, ...]] = (_PASS,)
+#: V1: the four ways of naming the bonus suit, the only moves while a joker up-card waits.
+_NAME_SUITS: Final[tuple[Move, ...]] = tuple(NameSuit(suit) for suit in Suit)
 
 #: The discard of each card, by :attr:`Card.index <biriba.Card.index>`: one shared object each.
 DISCARDS: Final = tuple(Discard(c) for c in CARDS)
@@ -172,6 +216,24 @@ class Engine:
         self._stock_end = rules.stock_end_remaining
         self._bars_pile_card = rules.pile_restriction is PileRestriction.NO_DISCARD_BACK
         self._no_take_with_one = rules.pile_restriction is PileRestriction.NO_TAKE_WITH_ONE_CARD
+        #: Z4.3: the mortos become the stock, and the deal ends after one last turn.
+        self._last_round = rules.stock_exhausted is StockExhausted.RESERVE_BECOMES_STOCK
+        #: Z2.2: the first player may redraw.
+        self._redraws = rules.first_turn_redraw
+        #: V1: kózi, a bonus suit.
+        self._kozi = rules.bonus_suit_bonus is not None
+        #: V3: the entry minimum, 0 for none.
+        self._minimum = rules.entry_minimum
+        #: The stock's size right after dealing: a draw from a stock of that size (the
+        #: reserves all still there) is the deal's first draw (Z2.2), and a pile of one
+        #: card then is the up-card (V1).
+        self.full_stock = (
+            rules.pack_size
+            - rules.players * rules.hand_size
+            - rules.reserve_count * rules.reserve_size
+            - int(rules.up_card)
+        )
+        self._refusals = _Refusals(rules.family)
         #: A hand of at least this many cards, one of them not the barred card, can
         #: always end the turn with a discard (B4.3: two kept, or ``keep_after_melding``
         #: when that is more).
@@ -187,8 +249,11 @@ class Engine:
         self.stand_in_packet = full_pack(rules)[: rules.reserve_size]
         #: Whether the moves of a seat can be listed without knowing the packet it would
         #: receive: every packet then ends a turn freely (``fewest_free``), as it
-        #: holds at least ``free_hand`` cards, more than the copies of any one card.
-        self.packet_unseen_ok = rules.reserve_size >= max(self.free_hand, most_copies + 1)
+        #: holds at least ``free_hand`` cards, more than the copies of any one card, and
+        #: no entry minimum (V3) asks what the packet could lay.
+        self.packet_unseen_ok = (
+            rules.reserve_size >= max(self.free_hand, most_copies + 1) and not self._minimum
+        )
         self._finish_cache: dict[Situation, bool] = {}
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
@@ -204,7 +269,8 @@ class Engine:
         seat after the dealer; then the reserve packets, the first of them the top packet
         (B5.1); then the up-card that starts the discard pile, when the rule set turns
         one up; the rest is the stock, whose top card (its last) is the next card of the
-        pack.
+        pack. Under kózi (V1) the up-card's suit is the bonus suit; a joker's waits to be
+        named.
         """
         rules = self.rules
         cards = list(pack)
@@ -222,6 +288,7 @@ class Engine:
         if rules.up_card:
             pile = (cards[pos],)
             pos += 1
+        stock = tuple(cards[pos:][::-1])
         return Position.of(
             dealer=dealer,
             seat=(dealer + 1) % n,  # B2.4
@@ -229,7 +296,7 @@ class Engine:
             hands=tuple(counts_of(h) for h in hands),
             known=(EMPTY_COUNTS,) * n,
             melds=((),) * self._teams,
-            stock=tuple(cards[pos:][::-1]),
+            stock=stock,
             pile=pile,
             reserves=tuple(reserves),
             received=(False,) * self._teams,
@@ -237,7 +304,18 @@ class Engine:
             passes=0,
             pile_card=None,
             closed_by=None,
+            redraw=None,
+            last_turn=self.last_turn_begins(stock, tuple(reserves)),
+            bonus_suit=pile[0].suit if self._kozi else None,
+            opening=bool(self._minimum),
         )
+
+    def last_turn_begins(
+        self, stock: tuple[Card, ...], reserves: tuple[tuple[Card, ...], ...]
+    ) -> bool:
+        """Whether a turn beginning with ``stock`` and ``reserves`` is the deal's last
+        (Z4.3): the stock is exhausted and no morto is left to become the stock."""
+        return self._last_round and not reserves and len(stock) <= self._stock_end
 
     # ============================================================== situations
     def situation(self, position: Position) -> Situation:
@@ -249,7 +327,14 @@ class Engine:
         packet = None if received or not reserves else reserves[0]  # B5.1
         return _new_situation(
             Situation,
-            (position.hands[seat], position.melds[team], received, packet, position.pile_card),
+            (
+                position.hands[seat],
+                position.melds[team],
+                received,
+                packet,
+                position.pile_card,
+                position.opening and self._minimum > 0,
+            ),
         )
 
     def hidden_situation(
@@ -259,17 +344,18 @@ class Engine:
         received: bool,
         reserves_left: int,
         pile_card: Card | None,
+        opening: bool = False,
     ) -> Situation:
         """The :class:`Situation` of a seat that knows only how many packets are left.
 
         The moves depend on the packet's cards only once the hand empties into it, and
         then only on whether the turn can end from it: where ``packet_unseen_ok``,
         every packet, and the stand-in, ends the turn freely, so any packet of the right
-        size gives the same moves. Elsewhere (small packets) the caller must use real
-        cards, as :class:`~biriba.PlayerView` does.
+        size gives the same moves. Elsewhere (small packets, an entry minimum) the caller
+        must use real cards, as :class:`~biriba.PlayerView` does.
         """
         packet = None if received or not reserves_left else self.stand_in_packet
-        return Situation(hand, melds, received, packet, pile_card)
+        return Situation(hand, melds, received, packet, pile_card, opening and self._minimum > 0)
 
     def barred_after_take(self, pile: tuple[Card, ...]) -> Card | None:
         """The card B4.2 bars from the discard after taking ``pile``: its one card, when
@@ -285,20 +371,59 @@ class Engine:
             counts[card.index] += 1
         return situation._replace(hand=tuple(counts), pile_card=self.barred_after_take(pile))
 
+    def short_of_minimum(self, melds: tuple[Meld, ...], opening: bool) -> int:
+        """V3: how many points the team's melds, all laid this turn when ``opening``,
+        still lack to reach the entry minimum; 0 once reached, when the team has laid
+        nothing yet (it need not meld), or when the turn is not its opening."""
+        if not opening or not melds:
+            return 0
+        return max(0, self._minimum - sum([m.points for m in melds]))
+
     # ============================================================== legal moves
     def legal_moves(self, position: Position) -> tuple[Move, ...]:
         """Every legal move in ``position``, each once; empty only once it is over."""
         phase = position.phase
+        if phase is Phase.OVER:
+            return ()
+        return self.moves(
+            self.situation(position),
+            position.sizes[position.seat],
+            phase,
+            position.pile,
+            len(position.stock),
+            position.redraw is not None,
+            position.bonus_suit is None,
+        )
+
+    def moves(
+        self,
+        situation: Situation,
+        size: int,
+        phase: Phase,
+        pile: tuple[Card, ...],
+        stock_size: int,
+        redraw_open: bool,
+        suit_unnamed: bool,
+    ) -> tuple[Move, ...]:
+        """The legal moves from what the player to move knows: its :class:`Situation`,
+        the ``size`` of its hand, the phase, the discard pile, the stock's size, whether
+        the redraw is open (Z2.2) and whether the bonus suit is still unnamed (V1).
+        :meth:`legal_moves` and :class:`~biriba.PlayerView` both ask this."""
         if phase is _PLAY_PHASE:
-            return self.play_moves(self.situation(position), position.sizes[position.seat])
+            moves = self.play_moves(situation, size)
+            if self.redraw_allowed(redraw_open, stock_size):
+                return (_REDRAW, *moves)  # Z2.2
+            return moves
         if phase is _DRAW_PHASE:
-            return self.draw_moves(
-                self.situation(position),
-                position.sizes[position.seat],
-                position.pile,
-                self.stock_open(len(position.stock)),
-            )
+            if self._kozi and suit_unnamed:
+                return _NAME_SUITS  # V1
+            return self.draw_moves(situation, size, pile, self.stock_open(stock_size))
         return ()
+
+    def redraw_allowed(self, redraw_open: bool, stock_size: int) -> bool:
+        """Whether :class:`~biriba.Redraw` is legal (Z2.2): right after the deal's first
+        draw (``redraw_open``), with a card left to draw."""
+        return redraw_open and self.stock_open(stock_size)
 
     def stock_open(self, stock_size: int) -> bool:
         """Whether a stock of ``stock_size`` cards may still be drawn from (B4.4, V7)."""
@@ -307,7 +432,7 @@ class Engine:
     def draw_moves(
         self, situation: Situation, size: int, pile: tuple[Card, ...], stock_open: bool
     ) -> tuple[Move, ...]:
-        """The legal moves of the draw phase (B4.1, B4.4), ``size`` the cards in hand."""
+        """The legal moves of the draw phase (B4.1, B4.4, Z4.3), ``size`` the cards in hand."""
         take = self.take_refusal(situation, size, pile) is None
         if stock_open:
             return _DRAW_OR_TAKE if take else _DRAW_ONLY
@@ -321,14 +446,17 @@ class Engine:
         size, less the card B4.2 bars (:meth:`discard_refusal` checks one discard the
         same way).
         """
-        counts, melds, _, _, pile_card = situation
+        counts, melds, _, _, pile_card, opening = situation
         moves: list[Move] = []
         after_refusal = self.after_refusal
         # ``spare`` cards may leave the hand with no look-ahead: the rest, even if every
         # barred copy stays, still ends the turn freely (``fewest_free``, B4.5). Only
-        # longer melds need after_refusal.
+        # longer melds need after_refusal. In a turn that must reach an entry minimum
+        # (V3) every meld needs it.
         spare = size - self.fewest_free[counts[pile_card.index] if pile_card is not None else 0]
-        for part in meld_parts(counts, self.rules):
+        if opening:
+            spare = -1
+        for part in meld_parts(counts, self.rules):  # new melds within Z3.2's limit
             lays = part.lays
             if part.longest <= spare:
                 moves += lays
@@ -388,6 +516,8 @@ class Engine:
         phase = position.phase
         seat = position.seat
         if phase is _DRAW_PHASE:
+            if self._kozi and position.bonus_suit is None:
+                return None if isinstance(move, NameSuit) else _KOZI_FIRST  # V1
             stock_open = self.stock_open(len(position.stock))
             if isinstance(move, DrawStock):
                 if stock_open:
@@ -401,10 +531,18 @@ class Engine:
                 return self.take_refusal(
                     self.situation(position), position.sizes[seat], position.pile
                 )
+            if isinstance(move, NameSuit):
+                return _NO_KOZI
+            if isinstance(move, Redraw):
+                return _NO_REDRAW
             first = "draw from the stock" if stock_open else "pass"
             return Refusal("B4.1", f"seat {seat} must first {first} or take the discard pile")
         if phase is Phase.OVER:
             return Refusal("B7.1", "the deal is over")
+        if isinstance(move, Redraw):
+            if self.redraw_allowed(position.redraw is not None, len(position.stock)):
+                return None
+            return _NO_REDRAW
         situation = self.situation(position)
         size = position.sizes[seat]
         if isinstance(move, Discard):
@@ -413,14 +551,16 @@ class Engine:
             return self.meld_refusal(situation, size, move.meld, seat)
         if isinstance(move, AddToMeld):
             return self.add_refusal(situation, size, move, seat)
+        if isinstance(move, NameSuit):
+            return _NO_KOZI
         return Refusal("B4.1", f"seat {seat} has already drawn this turn; meld, add or discard")
 
     def _stock_refusal(self, reason: str) -> Refusal:
-        """A refusal about the stock being exhausted: B4.4, or V7 when the rule set ends
-        the stock with cards left in it."""
+        """A refusal about the stock being exhausted: B4.4 (Z4.3 in Buraco's last round),
+        or V7 when the rule set ends the stock with cards left in it."""
         if self._stock_end:
             return Refusal("V7", f"{reason} (V7: {self._stock_end} cards or fewer count as none)")
-        return Refusal("B4.4", reason)
+        return Refusal("Z4.3" if self._last_round else "B4.4", reason)
 
     def take_refusal(
         self, situation: Situation, size: int, pile: tuple[Card, ...]
@@ -440,7 +580,15 @@ class Engine:
 
     def hand_discard_refusal(self, situation: Situation, size: int) -> Refusal | None:
         """Why no card at all may be discarded from a hand of ``size`` cards (B4.3, B5.4,
-        B6.1; V7), or ``None``."""
+        B6.1; V3, V7), or ``None``."""
+        if situation.opening:
+            short = self.short_of_minimum(situation.melds, True)
+            if short:
+                return Refusal(
+                    "V3",
+                    f"the team's first melds of the deal must total {self._minimum} before "
+                    f"the discard; {short} more are needed",
+                )
         if size >= self.free_hand:
             return None
         keep = self.rules.keep_after_melding
@@ -453,8 +601,8 @@ class Engine:
             if packet is not None:
                 return _LAST_CARD_NEEDS_BIRIBA
             if received:
-                return _CLOSE_NEEDS_BIRIBA
-            return _LAST_CARD_KEPT
+                return self._refusals.close_needs_biriba
+            return self._refusals.last_card_kept
         if size < keep:
             return Refusal(
                 "B4.3", f"a player keeps at least {keep} cards after melding, one to discard"
@@ -537,39 +685,60 @@ class Engine:
     ) -> Refusal | None:
         """Why ``removed`` may not leave the hand for the table, the team's melds then
         being ``new_melds``: the hand may empty only into the reserve (B4.3, B5.2, B5.3,
-        B5.5), and the turn must still be able to end (B4.5). ``None`` if it may."""
-        counts, _, received, packet, pile_card = situation
+        B5.5; Z4.1), and the turn must still be able to end (B4.5), the entry minimum
+        reached where one applies (V3). ``None`` if it may."""
+        counts, _, received, packet, pile_card, opening = situation
         left = size - len(removed)
         if left <= 0:
             if packet is None:
-                return _RESERVE_RECEIVED if received else _NO_RESERVE_LEFT
+                refusals = self._refusals
+                return refusals.reserve_received if received else refusals.no_reserve_left
             if not self.can_receive(new_melds, packet):
                 return _RESERVE_NEEDS_BIRIBA
             if self.can_finish(
-                _new_situation(Situation, (counts_of(packet), new_melds, True, None, pile_card))
+                _new_situation(
+                    Situation, (counts_of(packet), new_melds, True, None, pile_card, opening)
+                )
             ):
                 return None
-        elif left >= self.fewest_free[
-            counts[pile_card.index] - removed.count(pile_card) if pile_card is not None else 0
-        ] or self.can_finish(
+        elif (
+            left
+            >= self.fewest_free[
+                counts[pile_card.index] - removed.count(pile_card) if pile_card is not None else 0
+            ]
+            and not (opening and self.short_of_minimum(new_melds, True))
+        ) or self.can_finish(
             _new_situation(
-                Situation, (_minus(counts, removed), new_melds, received, packet, pile_card)
+                Situation,
+                (_minus(counts, removed), new_melds, received, packet, pile_card, opening),
             )
         ):
             return None
+        if opening and self.short_of_minimum(new_melds, True):
+            return Refusal(
+                "V3",
+                f"after this the team's first melds could not reach the entry minimum of "
+                f"{self._minimum} this turn",
+            )
         return _TRAPPED
 
     # ============================================================== look-ahead (B4.5)
     def can_finish(self, situation: Situation) -> bool:
-        """Whether the player can still end the turn legally from ``situation`` (B4.5)."""
+        """Whether the player can still end the turn legally from ``situation`` (B4.5),
+        having reached the entry minimum where one applies (V3)."""
         counts = situation.hand
         pile_card = situation.pile_card
         size = sum(counts)
-        barred = counts[pile_card.index] if pile_card is not None else 0
-        if size >= self.fewest_free[barred]:
-            return True
-        if size == 1 and not barred and self.hand_discard_refusal(situation, 1) is None:
-            return True
+        if not situation.opening or not self.short_of_minimum(situation.melds, True):
+            barred = counts[pile_card.index] if pile_card is not None else 0
+            if size >= self.fewest_free[barred]:
+                return True
+            if size == 1 and not barred and self.hand_discard_refusal(situation, 1) is None:
+                return True
+        elif sum([self.rules.values[i] * n for i, n in enumerate(counts)]) < (
+            self.short_of_minimum(situation.melds, True)
+        ):
+            return False  # V3: the whole hand is worth less than what is missing
         cache = self._finish_cache
         found = cache.get(situation)
         if found is None:
@@ -587,7 +756,7 @@ class Engine:
     ) -> Iterator[tuple[tuple[Card, ...], tuple[Meld, ...]]]:
         """Every meld and addition of the cards in hand, before any check of what follows,
         as ``(cards leaving the hand, the team's melds after)``."""
-        counts, melds, _, _, _ = situation
+        counts, melds, _, _, _, _ = situation
         for meld in melds_from_counts(counts, self.rules):
             yield meld.cards, (*melds, meld)
         for i, card, result, _ in additions(counts, melds):
@@ -612,6 +781,10 @@ class Engine:
             passes,
             pile_card,
             closed_by,
+            redraw,
+            last_turn,
+            bonus_suit,
+            opening,
         ) = position
         team = seat % self._teams
         end_turn = False
@@ -619,7 +792,7 @@ class Engine:
             card = move.card
             hands, sizes, known = _without_one(hands, sizes, known, seat, card.index)
             pile += (card,)
-            pile_card = None
+            pile_card = redraw = None
             end_turn = True
             if not sizes[seat]:
                 own = melds[team]
@@ -629,24 +802,29 @@ class Engine:
                         hands, sizes, known, reserves, received, seat, team
                     )
                     unactivated = replaced(unactivated, team, seat)
-                elif self.can_close(own, received[team]):  # B6.1: the close ends the deal
+                elif self.can_close(own, received[team]):  # B6.1, Z4.2: the deal ends
                     phase = Phase.OVER
                     closed_by = seat
                     end_turn = False
                 # else V7: a turn may end with an empty hand
+            if end_turn and last_turn:  # Z4.3: the last turn is over
+                phase = Phase.OVER
+                end_turn = False
         elif isinstance(move, DrawStock):
-            card = stock[-1]
-            stock = stock[:-1]
-            counts = list(hands[seat])
-            counts[card.index] += 1
-            hands = replaced(hands, seat, tuple(counts))
-            sizes = replaced(sizes, seat, sizes[seat] + 1)
+            if (
+                self._redraws
+                and len(stock) == self.full_stock
+                and len(reserves) == self.rules.reserve_count
+            ):
+                redraw = stock[-1]  # Z2.2: the deal's first draw
+            hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
             passes = 0
             phase = _PLAY_PHASE
         elif isinstance(move, LayMeld):
             meld = move.meld
             melds = replaced(melds, team, (*melds[team], meld))
             hands, sizes, known = _without(hands, sizes, known, seat, meld.cards)
+            redraw = None
             if not sizes[seat]:  # B5.3
                 hands, sizes, known, reserves, received = _receive(
                     hands, sizes, known, reserves, received, seat, team
@@ -657,6 +835,7 @@ class Engine:
             result = move.result or own[index].extensions(card)[0]
             melds = replaced(melds, team, (*own[:index], result, *own[index + 1 :]))
             hands, sizes, known = _without_one(hands, sizes, known, seat, card.index)
+            redraw = None
             if not sizes[seat]:  # B5.3
                 hands, sizes, known, reserves, received = _receive(
                     hands, sizes, known, reserves, received, seat, team
@@ -673,10 +852,21 @@ class Engine:
             phase = _PLAY_PHASE
         elif isinstance(move, Pass):
             passes += 1
-            if passes >= self.rules.pass_limit:  # B4.4, B7.1
+            if last_turn or passes >= self.rules.pass_limit:  # Z4.3; B4.4, B7.1
                 phase = Phase.OVER
             else:
                 end_turn = True
+        elif isinstance(move, Redraw):  # Z2.2: the card drawn goes up, the next comes in
+            assert redraw is not None
+            hands, sizes, known = _without_one(hands, sizes, known, seat, redraw.index)
+            pile += (redraw,)
+            redraw = None
+            hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
+        elif isinstance(move, NameSuit):  # V1: the joker up-card into the hand
+            hands, sizes = _with(hands, sizes, seat, pile)
+            known = replaced(known, seat, _plus_one(known[seat], JOKER.index))
+            pile = ()
+            bonus_suit = move.suit
         else:
             raise TypeError(f"not a move: {move!r}")
         if end_turn:
@@ -686,6 +876,10 @@ class Engine:
             next_team = seat % self._teams
             if unactivated[next_team] == seat:  # B5.4: the receiver's next turn begins
                 unactivated = replaced(unactivated, next_team, None)
+            if self._last_round:
+                last_turn = self.last_turn_begins(stock, reserves)
+            if self._minimum:
+                opening = not melds[next_team]
         return _new_position(
             Position,
             (
@@ -704,18 +898,50 @@ class Engine:
                 passes,
                 pile_card,
                 closed_by,
+                redraw,
+                last_turn,
+                bonus_suit,
+                opening,
             ),
         )
 
+    def _draw(
+        self,
+        hands: tuple[Counts, ...],
+        sizes: tuple[int, ...],
+        stock: tuple[Card, ...],
+        reserves: tuple[tuple[Card, ...], ...],
+        seat: int,
+    ) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
+        """The top card of the stock into ``seat``'s hand (B4.1); a stock emptied so
+        takes the next morto, when the rule set says so (Z4.3)."""
+        card = stock[-1]
+        stock = stock[:-1]
+        counts = list(hands[seat])
+        counts[card.index] += 1
+        hands = replaced(hands, seat, tuple(counts))
+        sizes = replaced(sizes, seat, sizes[seat] + 1)
+        if self._last_round and reserves and len(stock) <= self._stock_end:
+            stock += reserves[0]  # Z4.3: in the order listed, the last card on top
+            reserves = reserves[1:]
+        return hands, sizes, stock, reserves
+
     def can_receive(self, melds: tuple[Meld, ...], packet: tuple[Card, ...] | None) -> bool:
         """Whether emptying the hand now receives ``packet``, the team's melds being
-        ``melds`` (B5.2: a biriba on the table; V4: without)."""
+        ``melds`` (B5.2: a biriba on the table; V4, Z4.1: without)."""
         return packet is not None and (not self.rules.reserve_needs_biriba or has_biriba(melds))
 
     def can_close(self, melds: tuple[Meld, ...], received: bool) -> bool:
         """Whether discarding the last card closes, the team's melds being ``melds`` (B6.1:
-        its reserve received and a biriba on the table)."""
+        its reserve received and a biriba on the table; Z4.2: going out)."""
         return received and (not self.rules.close_needs_biriba or has_biriba(melds))
+
+
+def _plus_one(counts: Counts, index: int) -> Counts:
+    """``counts`` with one more card of index ``index``."""
+    more = list(counts)
+    more[index] += 1
+    return tuple(more)
 
 
 #: The tuple constructor, called as ``_new_position(Position, fields)`` with the fields
@@ -820,20 +1046,6 @@ def additions(counts: Counts, melds: tuple[Meld, ...]) -> Iterator[tuple[int, Ca
                 choice = len(results) > 1
                 for result in results:
                     yield i, card, result, choice
-
-
-def unsupported(rules: RuleSet) -> tuple[str, str] | None:
-    """The first rule the engine cannot play yet under ``rules``, as ``(rule id, the
-    rule set's field)``, or ``None`` when it plays them all."""
-    if rules.first_turn_redraw:
-        return "Z2.2", "first_turn_redraw (Z2.2)"
-    if rules.stock_exhausted is not StockExhausted.TAKE_OR_PASS:
-        return "Z4.3", "stock_exhausted=RESERVE_BECOMES_STOCK (Z4.3)"
-    if rules.entry_minimum:
-        return "V3", "entry_minimum (V3)"
-    if rules.bonus_suit_bonus is not None:
-        return "V1", "bonus_suit_bonus (V1)"
-    return None
 
 
 #: How many rule sets' engines are kept; past that the one built first is dropped.

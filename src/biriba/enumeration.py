@@ -127,7 +127,33 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
         _enumerate_sequences(counts, rules, plan.pairs(wild_key), sub_cap, general)
         if general:
             out.append(Part(tuple(general)))
+    if rules.wild_melds and n_wild >= rules.min_meld:
+        # Z3.7: melds of substitutes only, cached under the substitutes in hand.
+        key = wild_key + _WILD_TAG
+        found = cache.get(key)
+        if found is None:
+            found = _store(cache, key, _wild_melds(plan.pairs(wild_key), n_wild, rules))
+        if found is not _NO_MELDS:
+            out.append(found)
     return out
+
+
+#: The end of the cache key of a hand's melds of substitutes only (a key shorter than
+#: any rank's or suit's).
+_WILD_TAG: Final = b"W"
+
+
+def _wild_melds(wilds: list[tuple[int, int]], n_wild: int, rules: RuleSet) -> tuple[Meld, ...]:
+    """Every meld of substitutes only (Z3.7) that the substitutes ``wilds`` (``(index,
+    count)`` pairs) can lay: from ``min_meld`` cards to ``max_new_meld`` (Z3.2)."""
+    most = n_wild if rules.max_new_meld is None else min(n_wild, rules.max_new_meld)
+    out = []
+    for size in range(rules.min_meld, most + 1):
+        places = _places(0, size)
+        for subs in _sub_multisets(wilds, size):
+            cards = tuple(CARDS[i] for i in subs)
+            out.append(Meld.unchecked(MeldKind.WILD, cards, rules, 0, 0, places))
+    return tuple(out)
 
 
 # ------------------------------------------------------------ parts and their caches

@@ -33,10 +33,13 @@ __all__ = [
 
 
 class MeldKind(enum.Enum):
-    """The two kinds of meld (B3.1)."""
+    """The kinds of meld: groups and sequences (B3.1, Z3.2), and under Buraco the wild
+    meld made only of substitutes (Z3.7)."""
 
     GROUP = "group"
     SEQUENCE = "sequence"
+    #: Only substitutes, jokers and twos (Z3.7): a rule set's option, off in Biriba.
+    WILD = "wild"
 
 
 def natural_index(suit: int, rank: int) -> int:
@@ -155,9 +158,10 @@ class Meld:
 
     @property
     def is_biriba(self) -> bool:
-        """Whether the meld is a biriba: 7 or more cards, at most one substitute (B3.7, Z3.4)."""
+        """Whether the meld is a biriba (canastra): 7 or more cards, at most one substitute
+        (B3.7, Z3.4), or only substitutes (Z3.7)."""
         return len(self.cards) >= self.rules.biriba_size and (
-            len(self._subs) <= 1 or self.rules.multi_substitute_biriba
+            len(self._subs) <= 1 or self.rules.multi_substitute_biriba or self.kind is MeldKind.WILD
         )
 
     @property
@@ -201,11 +205,32 @@ class Meld:
             object.__setattr__(self, "_bonus", found)
             return found
 
+    def bonus_with(self, bonus_suit: Suit | None) -> int:
+        """The bonus in a deal whose bonus suit is ``bonus_suit`` (V1, kózi): :attr:`bonus`,
+        plus the rule set's extra for a sequence biriba of that suit. ``deal.score()``
+        counts this; a meld alone does not know the deal's bonus suit."""
+        bonus = self.bonus
+        rules = self.rules
+        extra = rules.bonus_suit_bonus
+        if (
+            extra is None
+            or not bonus
+            or bonus_suit is None
+            or self.kind is not MeldKind.SEQUENCE
+            or self._suit_or_rank != bonus_suit
+        ):
+            return bonus
+        if rules.full_sequence_bonus is not None and len(self.cards) >= rules.max_sequence:
+            extra = rules.full_bonus_suit_bonus
+        return bonus + extra[0 if self.is_clean else 1]
+
     def _find_bonus(self) -> int:
         if not self.is_biriba:
             return 0
         dirty = 0 if self.is_clean else 1
         rules = self.rules
+        if self.kind is MeldKind.WILD:
+            return rules.wild_meld_bonus  # Z3.7, Z5.1: neither clean nor dirty
         if self.kind is MeldKind.GROUP:
             return rules.group_bonus[dirty]
         if rules.full_sequence_bonus is not None and len(self.cards) >= rules.max_sequence:
@@ -289,8 +314,8 @@ class Meld:
     def __delattr__(self, name: str) -> None:
         raise AttributeError("Meld is immutable")
 
-    def __reduce__(self) -> tuple[object, tuple[str, str]]:
-        return (_unpickle, (str(self), self.rules.name))
+    def __reduce__(self) -> tuple[object, tuple[str, RuleSet]]:
+        return (_unpickle, (str(self), self.rules))
 
     def __copy__(self) -> Meld:
         return self
@@ -313,8 +338,8 @@ _set_low: Final = Meld.__dict__["_low"].__set__
 _set_subs: Final = Meld.__dict__["_subs"].__set__
 
 
-def _unpickle(text: str, rules_name: str) -> Meld:
-    return Meld.parse(text, RuleSet.named(rules_name))
+def _unpickle(text: str, rules: RuleSet) -> Meld:
+    return Meld.parse(text, rules)
 
 
 # ---------------------------------------------------------------------- validation
@@ -352,6 +377,9 @@ def _validate(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
     _check_copies(cards, rules)
     fixed = [c for c in cards if not rules.is_wild(c)]
     if not fixed:
+        if rules.wild_melds:  # Z3.7
+            ordered = tuple(sorted(cards, key=_group_key))
+            return Meld.unchecked(MeldKind.WILD, ordered, rules, 0, 0, tuple(range(n)))
         raise _fail(
             cards,
             "B3.5: groups of twos and of jokers do not exist, and a sequence needs natural cards",
@@ -479,6 +507,8 @@ def _candidate_indices(meld: Meld) -> list[int]:
     limit = rules.max_substitutes
     if limit is not None and len(meld._subs) >= limit:
         wild = []  # B3.10: no further substitute (a two may still come as a natural)
+    if meld.kind is MeldKind.WILD:
+        return list(rules.wild_indices)  # Z3.7: only substitutes
     if meld.kind is MeldKind.GROUP:
         rank = meld._suit_or_rank
         return sorted({s * 13 + rank - 1 for s in range(4)} | set(wild))
@@ -505,6 +535,12 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
         return (), ("B1.2", f"the pack holds only {rules.copies(card)} of {card}")
     n_subs = len(meld._subs)
     wild = rules.wild[card.index]
+    if meld.kind is MeldKind.WILD:
+        if not wild:
+            return (), ("Z3.7", f"only substitutes are added to a meld of substitutes ({meld})")
+        new_cards = tuple(sorted((*cards, card), key=_group_key))
+        places = tuple(range(len(new_cards)))
+        return (Meld.unchecked(MeldKind.WILD, new_cards, rules, 0, 0, places),), None
     if meld.kind is MeldKind.GROUP:
         naturals = cards[: len(cards) - n_subs]
         if wild:

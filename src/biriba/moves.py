@@ -2,7 +2,9 @@
 
 A turn is a draw (:class:`DrawStock`) or a take of the whole pile (:class:`TakeDiscard`),
 or, with the stock empty, a :class:`Pass`; then any number of :class:`LayMeld` and
-:class:`AddToMeld`; then a :class:`Discard`. Every move has a text form that
+:class:`AddToMeld`; then a :class:`Discard`. Two moves belong to some rule sets only:
+:class:`Redraw` (Z2.2, Buraco's first turn) and :class:`NameSuit` (V1, kózi after a joker
+up-card). Every move has a text form that
 :meth:`Move.parse <biriba.Move.parse>` reads back without needing a position::
 
     >>> str(Move.parse("discard 7h"))
@@ -19,7 +21,7 @@ from typing import ClassVar, Final
 
 import attrs
 
-from biriba.cards import Card
+from biriba.cards import Card, Suit
 from biriba.errors import NotationError
 from biriba.melds import Meld
 from biriba.rules import BIRIBA, RuleSet
@@ -30,7 +32,9 @@ __all__ = [
     "DrawStock",
     "LayMeld",
     "Move",
+    "NameSuit",
     "Pass",
+    "Redraw",
     "TakeDiscard",
 ]
 
@@ -44,7 +48,7 @@ class Move:
     @staticmethod
     def parse(text: str, rules: RuleSet = BIRIBA) -> Move:
         """Read a move: ``draw``, ``take``, ``pass``, ``discard 7H``, ``meld 3H 4H JK``,
-        ``add 0 5H`` or ``add 0 5H -> 4H 5H 6H 7H JK``.
+        ``add 0 5H``, ``add 0 5H -> 4H 5H 6H 7H JK``, ``redraw`` or ``kozi H``.
 
         Raises :class:`~biriba.NotationError` on text that is not a move, and
         :class:`~biriba.InvalidMeldError` when the cards of ``meld`` or of the result
@@ -56,7 +60,7 @@ class Move:
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
         words = text.replace("->", " -> ").split()
         if not words:
-            raise NotationError("'' is not a move: write draw, take, pass, discard, meld or add")
+            raise NotationError(f"'' is not a move: write {_HEADS}")
         head = words[0].lower()
         rest = words[1:]
         if head in _BARE:
@@ -73,10 +77,11 @@ class Move:
             return LayMeld(Meld.parse(" ".join(rest), rules))
         if head == "add":
             return _parse_add(text, rest, rules)
-        raise NotationError(
-            f"{text!r} is not a move: it starts with {words[0]!r}; write draw, take, pass, "
-            f"discard, meld or add"
-        )
+        if head in ("kozi", "kózi"):
+            if len(rest) != 1:
+                raise NotationError(f"{text!r} is not a move: write 'kozi' and one suit")
+            return NameSuit(Suit.parse(rest[0]))
+        raise NotationError(f"{text!r} is not a move: it starts with {words[0]!r}; write {_HEADS}")
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
@@ -110,6 +115,35 @@ class Pass(Move):
 
     def __str__(self) -> str:
         return "pass"
+
+
+@attrs.frozen(repr=False)
+class Redraw(Move):
+    """Buraco's first turn only (Z2.2): put the card just drawn face up on the discard
+    pile and draw the next card of the stock. Text: ``redraw``."""
+
+    keyword: ClassVar[str] = "redraw"
+
+    def __str__(self) -> str:
+        return "redraw"
+
+
+def _check_suit(instance: object, attribute: attrs.Attribute[Suit], value: Suit) -> None:
+    if not isinstance(value, Suit):
+        raise TypeError(f"{attribute.name} must be a Suit, got {type(value).__name__}")
+
+
+@attrs.frozen(repr=False)
+class NameSuit(Move):
+    """Kózi (V1): the first player takes the joker up-card into the hand and names the
+    bonus suit, before drawing. Text: ``kozi H``."""
+
+    keyword: ClassVar[str] = "kozi"
+    #: The suit named.
+    suit: Suit = attrs.field(validator=_check_suit)
+
+    def __str__(self) -> str:
+        return f"kozi {self.suit.letter}"
 
 
 def _check_meld(instance: object, attribute: attrs.Attribute[Meld], value: Meld) -> None:
@@ -181,7 +215,13 @@ class Discard(Move):
         return f"discard {self.card}"
 
 
-_BARE: dict[str, Move] = {"draw": DrawStock(), "take": TakeDiscard(), "pass": Pass()}
+_BARE: dict[str, Move] = {
+    "draw": DrawStock(),
+    "take": TakeDiscard(),
+    "pass": Pass(),
+    "redraw": Redraw(),
+}
+_HEADS: Final = "draw, take, pass, discard, meld, add, redraw or kozi"
 
 
 def lay_unchecked(meld: Meld) -> LayMeld:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from biriba.cards import Card, Counts
+from biriba.cards import Card, Counts, Suit
 from biriba.melds import Meld
 
 __all__ = ["Phase", "Position"]
@@ -67,8 +67,20 @@ class Position(NamedTuple):
     passes: int
     #: The card taken this turn from a one-card pile, barred from the discard (B4.2).
     pile_card: Card | None
-    #: The seat that closed (B6.1), else ``None``.
+    #: The seat that closed (B6.1) or went out (Z4.2), else ``None``.
     closed_by: int | None
+    #: Z2.2: the card the first player drew on the deal's first draw, while the
+    #: :class:`~biriba.Redraw` is still open (right after that draw), else ``None``.
+    redraw: Card | None
+    #: Z4.3: whether the deal's last turn is to be played or is being played, the stock
+    #: and the mortos being gone. Once the deal is over, whether it ended that way.
+    last_turn: bool
+    #: V1: the bonus suit (kózi), ``None`` without kózi or while a joker up-card waits
+    #: to be taken and the suit named (:class:`~biriba.NameSuit`).
+    bonus_suit: Suit | None
+    #: V3: whether the team to move had no meld when this turn began, so that its melds
+    #: on the table were all laid this turn and count towards the entry minimum.
+    opening: bool
 
     @classmethod
     def of(
@@ -88,6 +100,10 @@ class Position(NamedTuple):
         passes: int,
         pile_card: Card | None,
         closed_by: int | None,
+        redraw: Card | None,
+        last_turn: bool,
+        bonus_suit: Suit | None,
+        opening: bool,
     ) -> Position:
         """A position from its fields by name, :attr:`sizes` worked out from
         :attr:`hands`: how dealing, reading a position's data and sampling a view build
@@ -109,6 +125,10 @@ class Position(NamedTuple):
             passes,
             pile_card,
             closed_by,
+            redraw,
+            last_turn,
+            bonus_suit,
+            opening,
         )
 
     @property

@@ -14,14 +14,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from biriba.cards import EMPTY_COUNTS, Card, cards_of, counts_of
-from biriba.engine import engine_for, unsupported
+from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of
+from biriba.engine import engine_for
 from biriba.errors import BiribaError, InvalidMeldError, InvalidPositionError, NotationError
 from biriba.melds import Meld
 from biriba.position import Phase, Position
-from biriba.rules import RuleSet, full_pack
+from biriba.rules import RuleSet, StockExhausted, full_pack, rules_from_data, rules_to_data
 
-__all__ = ["REQUIRED_KEYS", "position_to_dict", "read_position"]
+__all__ = ["REQUIRED_KEYS", "RULE_SET_KEYS", "position_to_dict", "read_position"]
 
 #: The keys every position must have.
 REQUIRED_KEYS = (
@@ -44,10 +44,30 @@ def _fail(message: str, rule: str | None = None) -> InvalidPositionError:
     return InvalidPositionError(f"invalid position: {message}", rule=rule)
 
 
+#: The keys that only some rule sets use, and the field of :class:`~biriba.RuleSet`
+#: that makes a rule set use them: written then, optional on input.
+RULE_SET_KEYS = {
+    "redraw": "first_turn_redraw",  # Z2.2
+    "last_turn": "stock_exhausted",  # Z4.3
+    "bonus_suit": "bonus_suit_bonus",  # V1
+    "opening": "entry_minimum",  # V3
+}
+
+
+def _uses(rules: RuleSet, key: str) -> bool:
+    """Whether ``rules`` uses the position key ``key`` of :data:`RULE_SET_KEYS`."""
+    if key == "last_turn":
+        return rules.stock_exhausted is StockExhausted.RESERVE_BECOMES_STOCK
+    return bool(getattr(rules, RULE_SET_KEYS[key]) or False)
+
+
 def position_to_dict(position: Position, rules: RuleSet) -> dict[str, Any]:
-    """``position`` as plain JSON-ready data (the format :func:`read_position` reads)."""
-    return {
-        "rules": rules.name,
+    """``position`` as plain JSON-ready data (the format :func:`read_position` reads).
+
+    The rules are written as the preset's name when they are that preset unchanged, else
+    as the rule set's data (:func:`~biriba.rules.rules_to_data`)."""
+    data = {
+        "rules": rules_to_data(rules),
         "dealer": position.dealer,
         "to_move": position.to_move,
         "phase": position.phase.value,
@@ -63,6 +83,15 @@ def position_to_dict(position: Position, rules: RuleSet) -> dict[str, Any]:
         "closed_by": position.closed_by,
         "known": [[str(c) for c in cards_of(k)] for k in position.known],
     }
+    if _uses(rules, "redraw"):
+        data["redraw"] = None if position.redraw is None else str(position.redraw)
+    if _uses(rules, "last_turn"):
+        data["last_turn"] = position.last_turn
+    if _uses(rules, "bonus_suit"):
+        data["bonus_suit"] = None if position.bonus_suit is None else position.bonus_suit.letter
+    if _uses(rules, "opening"):
+        data["opening"] = position.opening
+    return data
 
 
 def _card(value: object, where: str) -> Card:
@@ -108,24 +137,7 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
     missing = [k for k in REQUIRED_KEYS if k not in data]
     if missing:
         raise _fail(f"missing key(s) {', '.join(missing)}")
-    if rules is None:
-        name = data["rules"]
-        if not isinstance(name, str):
-            raise _fail(f"rules must be a rule set's name, got {name!r}")
-        try:
-            rules = RuleSet.named(name)
-        except BiribaError as error:
-            raise _fail(str(error)) from None
-    elif not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-    elif data["rules"] != rules.name:
-        raise _fail(f"rules is {data['rules']!r} but the rule set given is {rules.name!r}")
-    problem = unsupported(rules)
-    if problem:
-        raise _fail(
-            f"the deal engine does not support the rule set {rules.name!r}: {problem[1]}",
-            problem[0],
-        )
+    rules = _rules(data["rules"], rules)
     n, t = rules.players, rules.teams
     dealer = _int(data["dealer"], "dealer", 0, n - 1, "B1.1")
     assert dealer is not None
@@ -152,7 +164,10 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
     if not all(isinstance(r, bool) for r in received_raw):
         raise _fail("reserve_received must hold true or false for each team")
     received = tuple(bool(r) for r in received_raw)
-    if len(packets) != rules.reserve_count - sum(received):
+    last_round = rules.stock_exhausted is StockExhausted.RESERVE_BECOMES_STOCK
+    left = rules.reserve_count - sum(received)
+    if left < 0 or (len(packets) > left if last_round else len(packets) != left):
+        # Z4.3: mortos that became the stock are gone too.
         raise _fail(
             f"{len(packets)} reserve packet(s) left, but {sum(received)} of "
             f"{rules.reserve_count} have been received (B5.1)",
@@ -222,10 +237,37 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
             parts.append("missing " + " ".join(f"{c}x{k}" for c, k in sorted(short.items())))
         raise _fail(f"the cards are not the pack exactly once (B1.2): {'; '.join(parts)}", "B1.2")
 
+    engine = engine_for(rules)
+    stock_gone = not engine.stock_open(len(stock))
+    if last_round and packets and stock_gone and phase is not Phase.OVER:
+        raise _fail("a morto is left, so it is the stock now (Z4.3)", "Z4.3")
+    last_turn = _last_turn(data, phase, last_round and stock_gone and not packets, pile)
+    bonus_suit = _bonus_suit(data, rules, phase, pile, melds, len(stock) == engine.full_stock)
+    opening = _flag(data, "opening", not melds[to_move % t] if to_move is not None else False)
+    if not rules.entry_minimum:
+        opening = False
+    elif phase is Phase.DRAW and to_move is not None and opening != (not melds[to_move % t]):
+        raise _fail("opening is true in the draw phase exactly when the team has no meld", "V3")
+    redraw = None
+    if data.get("redraw") is not None:
+        redraw = _card(data["redraw"], "redraw")
+        if not rules.first_turn_redraw:
+            raise _fail("redraw is set, but the rule set has no redraw (Z2.2)", "Z2.2")
+        if phase is not Phase.PLAY or any(melds) or redraw not in hands[to_move or 0]:
+            raise _fail(
+                "redraw names the card drawn on the deal's first draw, held by the player "
+                "to move, before any meld (Z2.2)",
+                "Z2.2",
+            )
+
     # The phase and the state around it.
     if phase is Phase.OVER:
-        if closed_by is None and passes < rules.pass_limit:
-            raise _fail("a deal over with nobody closing needs pass_limit passes (B7.1)", "B7.1")
+        if closed_by is None and not last_turn and passes < rules.pass_limit:
+            raise _fail(
+                "a deal over with nobody closing needs pass_limit passes (B7.1) or the last "
+                "turn played (Z4.3)",
+                "Z4.3" if last_round else "B7.1",
+            )
         if closed_by is not None:
             if hands[closed_by]:
                 raise _fail(f"closed_by {closed_by}, but that hand is not empty (B6.1)", "B6.1")
@@ -236,7 +278,7 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
             raise _fail("closed_by is set but the deal is not over (B7.1)", "B7.1")
         if passes >= rules.pass_limit:
             raise _fail(f"{passes} passes in a row end the deal (B4.4)", "B4.4")
-        if passes and engine_for(rules).stock_open(len(stock)):
+        if passes and not stock_gone:
             raise _fail("passes happen only with the stock empty (B4.4)", "B4.4")
         if phase is Phase.PLAY and passes:
             raise _fail(
@@ -273,9 +315,85 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
         passes=passes,
         pile_card=pile_card,
         closed_by=closed_by,
+        redraw=redraw,
+        last_turn=last_turn,
+        bonus_suit=bonus_suit,
+        opening=opening,
     )
-    if phase is not Phase.OVER and not engine_for(rules).legal_moves(position):
+    if phase is not Phase.OVER and not engine.legal_moves(position):
         raise _fail(
             f"seat {to_move} has no legal move: no turn can be finished from here (B4.5)", "B4.5"
         )
     return rules, position
+
+
+def _rules(named: object, given: RuleSet | None) -> RuleSet:
+    """The rule set a position's ``rules`` value names: a preset's name or a rule set's
+    data; ``given``, when not ``None``, must be that rule set (or, for a file naming a
+    preset, a rule set of that name)."""
+    if given is not None and not isinstance(given, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(given).__name__}")
+    if given is not None and isinstance(named, str) and named == given.name:
+        return given
+    try:
+        found = rules_from_data(named)
+    except BiribaError as error:
+        raise _fail(f"rules: {error}", error.rule) from None
+    if given is not None and found != given:
+        raise _fail(f"the position's rules are not the rule set given ({given.name[:40]!r})")
+    return found
+
+
+def _flag(data: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = data.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise _fail(f"{key} must be true or false, got {type(value).__name__}")
+    return value
+
+
+def _last_turn(data: Mapping[str, Any], phase: Phase, gone: bool, pile: list[Card]) -> bool:
+    """Z4.3's ``last_turn``, checked against the stock and the mortos (``gone``: both
+    exhausted); the default is worked out from them."""
+    if phase is Phase.DRAW:
+        default = gone
+    elif phase is Phase.PLAY:
+        default = gone and not pile  # the mover took the pile
+    else:
+        default = gone
+    last_turn = _flag(data, "last_turn", default)
+    if last_turn and not gone:
+        raise _fail("last_turn is true only once the stock and the mortos are gone (Z4.3)", "Z4.3")
+    if phase is Phase.DRAW and last_turn != gone:
+        raise _fail("a turn that begins with no stock and no morto is the last (Z4.3)", "Z4.3")
+    return last_turn
+
+
+def _bonus_suit(
+    data: Mapping[str, Any],
+    rules: RuleSet,
+    phase: Phase,
+    pile: list[Card],
+    melds: list[tuple[Meld, ...]],
+    full_stock: bool,
+) -> Suit | None:
+    """V1's bonus suit: read, or worked out from the up-card at the bottom of the pile;
+    ``None`` only while a joker up-card waits to be named."""
+    value = data.get("bonus_suit")
+    if rules.bonus_suit_bonus is None:
+        if value is not None:
+            raise _fail("bonus_suit is set, but the rule set has no kózi (V1)", "V1")
+        return None
+    if value is not None:
+        if not isinstance(value, str):
+            raise _fail(f"bonus_suit must be 'C', 'D', 'H', 'S' or null, got {value!r:.40}")
+        try:
+            return Suit.parse(value)
+        except NotationError as error:
+            raise _fail(f"bonus_suit: {error}", "V1") from None
+    if phase is Phase.DRAW and len(pile) == 1 and full_stock and not any(melds):
+        # The deal's first position: the up-card names the suit, or a joker waits for
+        # the first player to name it.
+        return pile[0].suit
+    raise _fail("bonus_suit is needed once the deal has begun (V1)", "V1")

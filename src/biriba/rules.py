@@ -9,6 +9,7 @@ default everywhere) and :data:`~biriba.BURACO` (part Z) are looked up by name wi
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from typing import Final
 
 import attrs
@@ -18,12 +19,15 @@ from biriba.errors import BiribaError
 
 __all__ = [
     "BIRIBA",
+    "BIRIBA_KOZI",
     "BURACO",
     "RULE_IDS",
     "PileRestriction",
     "RuleSet",
     "StockExhausted",
     "full_pack",
+    "rules_from_data",
+    "rules_to_data",
 ]
 
 
@@ -40,6 +44,10 @@ RULE_IDS: Final = frozenset(
     + _ids("Z", (3, 2, 7, 5, 2))
     + tuple(f"V{i}" for i in range(1, 8))
 )
+
+
+#: The values of :attr:`RuleSet.family`.
+FAMILIES: Final = ("biriba", "buraco")
 
 
 class StockExhausted(enum.Enum):
@@ -59,6 +67,11 @@ class PileRestriction(enum.Enum):
     NO_DISCARD_BACK = "no-discard-back"
     #: Z4.4: a player holding a single card may not take it.
     NO_TAKE_WITH_ONE_CARD = "no-take-with-one-card"
+
+
+def _family(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if value not in FAMILIES:
+        raise BiribaError(f"RuleSet.family must be 'biriba' or 'buraco', got {value!r:.40}")
 
 
 def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -85,6 +98,10 @@ class RuleSet:
 
     #: The name presets are looked up by (:meth:`named`).
     name: str
+    #: The game the rule set belongs to, ``"biriba"`` or ``"buraco"``: where parts B and Z
+    #: of the rules say the same thing (the reserve or morto, closing or going out), the
+    #: messages cite the rule of this game.
+    family: str = attrs.field(default="biriba", validator=_family)
     # --- players and cards (B1, Z1, V6) ---
     #: Number of players (B1.1; V6: 2, 3 or 6).
     players: int = attrs.field(default=4, validator=_positive)
@@ -107,7 +124,8 @@ class RuleSet:
     reserve_count: int = attrs.field(default=2, validator=_natural)
     #: Whether a card is turned up to start the discard pile (B2.3; Z2.1: no).
     up_card: bool = True
-    #: Whether the first player may discard the first stock card and draw again (Z2.2).
+    #: Whether the first player may put the first card drawn on the discard pile and
+    #: draw the next one, the move :class:`~biriba.Redraw` (Z2.2).
     first_turn_redraw: bool = False
     # --- melds (B3, Z3) ---
     #: Fewest cards in a new meld (B3.1, Z3.2).
@@ -129,8 +147,12 @@ class RuleSet:
     high_ace_closes_meld: bool = False
     #: Cards that make a meld a biriba (canastra) (B3.7, Z3.4).
     biriba_size: int = attrs.field(default=7, validator=_positive)
-    #: Whether a meld with more than one substitute can still be a biriba (Z3.4: no).
+    #: Whether a meld with more than one substitute can still be a biriba (Z3.4: no;
+    #: V7 may allow it, as a dirty one).
     multi_substitute_biriba: bool = False
+    #: Whether melds made only of substitutes may be laid (Z3.7); only substitutes are
+    #: added to them, and at :attr:`biriba_size` cards they are biribas (canastras).
+    wild_melds: bool = False
     # --- the turn (B4, Z3, Z4) ---
     #: Cards a player must keep after the melding of a turn (B4.3: 2; V7: 1).
     keep_after_melding: int = attrs.field(default=2, validator=_positive)
@@ -160,8 +182,16 @@ class RuleSet:
     full_sequence_bonus: tuple[int, int] | None = (1000, 500)
     #: Bonus for a clean / dirty group biriba (B8.3; Z5.1: 1000 more than a sequence).
     group_bonus: tuple[int, int] = (300, 150)
-    #: The bonus suit's extra for a clean / dirty biriba, or ``None`` without kózi (V1).
+    #: Bonus for a biriba made only of substitutes (Z3.7, Z5.1: 1000).
+    wild_meld_bonus: int = 1000
+    #: Kózi (V1): the extra bonus for a clean / dirty sequence biriba in the bonus suit,
+    #: or ``None`` without kózi. With it, the first up-card names the bonus suit, and a
+    #: joker up-card is taken by the first player, who names it (:class:`~biriba.NameSuit`).
     bonus_suit_bonus: tuple[int, int] | None = None
+    #: Kózi (V1): the extra instead for a clean / dirty bonus-suit sequence of
+    #: :attr:`max_sequence` cards, when :attr:`full_sequence_bonus` applies (V1 settled:
+    #: the bonus doubled, 1000 / 500 more).
+    full_bonus_suit_bonus: tuple[int, int] = (1000, 500)
     #: Points for the team that closes (B8.5, Z5.1).
     closing_bonus: int = 100
     #: Penalty for a team that never received its reserve (B8.6, Z5.1).
@@ -206,6 +236,10 @@ class RuleSet:
             )
         if self.max_substitutes is not None and self.max_substitutes < 0:
             raise BiribaError("RuleSet.max_substitutes must not be negative")
+        if self.bonus_suit_bonus is not None and not self.up_card:
+            raise BiribaError(
+                "RuleSet: kózi needs an up-card, whose suit is the bonus suit (V1)", rule="V1"
+            )
         if not (self.ace_low or self.ace_high):
             raise BiribaError(
                 "RuleSet: an ace must be able to stand low or high (B3.2)", rule="B3.2"
@@ -249,21 +283,66 @@ class RuleSet:
         """A copy with some fields changed: ``BIRIBA.evolve(name="mine", groups=False)``."""
         return attrs.evolve(self, **changes)  # type: ignore[arg-type]
 
+    @property
+    def is_preset(self) -> bool:
+        """Whether this rule set is the preset of its :attr:`name`, unchanged: then its
+        name alone says everything, and positions, matches and records write just the
+        name (:func:`rules_to_data`)."""
+        return _PRESETS.get(self.name) == self
+
+    def to_dict(self) -> dict[str, object]:
+        """Every field as JSON-ready data (enums by value, tuples as lists), the name
+        first: :meth:`from_dict` gives back an equal rule set.
+
+        >>> BIRIBA.evolve(groups=False).to_dict()["groups"]
+        False
+        """
+        return {f.name: _to_data(getattr(self, f.name)) for f in _FIELDS}
+
+    @staticmethod
+    def from_dict(data: Mapping[str, object]) -> RuleSet:
+        """The rule set ``data`` describes, as :meth:`to_dict` writes it.
+
+        ``name`` is required; a field left out takes its value from the preset of that
+        name when there is one, else from ``biriba``. Raises :class:`~biriba.BiribaError`
+        on an unknown field or a value of the wrong kind, and :class:`TypeError` when
+        ``data`` is not a mapping.
+        """
+        if not isinstance(data, Mapping):
+            raise TypeError(f"RuleSet.from_dict expects a dict, got {type(data).__name__}")
+        name = data.get("name")
+        if not isinstance(name, str) or not name or len(name) > _MAX_NAME:
+            raise BiribaError(
+                f"a rule set needs a 'name': a non-empty str of at most {_MAX_NAME} characters"
+            )
+        unknown = [str(k)[:40] for k in data if k not in _FIELD_KINDS]
+        if unknown:
+            raise BiribaError(f"a rule set has no field {unknown[0]!r}")
+        base = _PRESETS.get(name, _PRESETS["biriba"])
+        changes = {
+            key: _from_data(key, _FIELD_KINDS[key], value)
+            for key, value in data.items()
+            if key != "name"
+        }
+        return attrs.evolve(base, name=name, **changes)  # type: ignore[arg-type]
+
     @staticmethod
     def named(name: str) -> RuleSet:
-        """The preset called ``name`` (``"biriba"`` or ``"buraco"``, any case)."""
+        """The preset called ``name``, in any case: ``"biriba"``, ``"buraco"``, or one of
+        the variants' presets (:meth:`preset_names`; ``"kozi"`` is ``"biriba-kozi"``)."""
         if not isinstance(name, str):
             raise TypeError(f"RuleSet.named expects a str, got {type(name).__name__}")
-        try:
-            return _PRESETS[name.strip().lower()]
-        except KeyError:
-            known = ", ".join(sorted(_PRESETS))
-            raise BiribaError(f"no rule set named {name!r}; known: {known}") from None
+        key = name.strip().lower()
+        found = _PRESETS.get(_ALIASES.get(key, key))
+        if found is None:
+            known = ", ".join(_PRESETS)
+            raise BiribaError(f"no rule set named {name[:40]!r}; known: {known}")
+        return found
 
     @staticmethod
     def preset_names() -> tuple[str, ...]:
-        """The names :meth:`named` knows."""
-        return tuple(sorted(_PRESETS))
+        """The presets' names, ``biriba`` first."""
+        return tuple(_PRESETS)
 
 
 #: RULES.md part B: Biriba, pairs, without kózi. The default everywhere.
@@ -272,6 +351,7 @@ BIRIBA: Final = RuleSet(name="biriba")
 #: RULES.md part Z: Buraco, four players in two pairs.
 BURACO: Final = RuleSet(
     name="buraco",
+    family="buraco",
     jokers=2,  # Z1.2
     up_card=False,  # Z2.1
     first_turn_redraw=True,  # Z2.2
@@ -279,6 +359,10 @@ BURACO: Final = RuleSet(
     max_substitutes=None,  # Z3.4
     multi_substitute_biriba=False,  # Z3.4
     high_ace_closes_meld=True,  # Z3.3
+    wild_melds=True,  # Z3.7
+    wild_meld_bonus=1000,  # Z5.1
+    reserve_needs_biriba=False,  # Z4.1: the morto needs no canastra
+    close_needs_biriba=True,  # Z4.2: going out needs a canastra
     pile_restriction=PileRestriction.NO_TAKE_WITH_ONE_CARD,  # Z4.4
     stock_exhausted=StockExhausted.RESERVE_BECOMES_STOCK,  # Z4.3
     sequence_bonus=(200, 100),  # Z5.1
@@ -288,7 +372,131 @@ BURACO: Final = RuleSet(
     target_strict=False,  # Z5.2 "played to a target"
 )
 
-_PRESETS: Final = {r.name: r for r in (BIRIBA, BURACO)}
+#: V1: Biriba with kózi, the up-card naming the bonus suit.
+BIRIBA_KOZI: Final = BIRIBA.evolve(name="biriba-kozi", bonus_suit_bonus=(200, 100))
+
+_PRESETS: Final = {
+    r.name: r
+    for r in (
+        BIRIBA,
+        BIRIBA_KOZI,
+        # V2: sequences only.
+        BIRIBA.evolve(name="biriba-sequences", groups=False),
+        # V6: two or three players each alone, with a reserve each; a round of passes
+        # ends the deal (B4.4).
+        BIRIBA.evolve(name="biriba-2", players=2, teams=2, reserve_count=2, pass_limit=2),
+        BIRIBA.evolve(name="biriba-3", players=3, teams=3, reserve_count=3, pass_limit=3),
+        # V6: six players in three pairs, a third deck and two more jokers.
+        BIRIBA.evolve(
+            name="biriba-6",
+            players=6,
+            teams=3,
+            decks=3,
+            jokers=6,
+            reserve_count=3,
+            pass_limit=6,
+        ),
+        BURACO,
+        # Z1.1: two players, each alone; always two mortos (Z2.1).
+        BURACO.evolve(name="buraco-2", players=2, teams=2),
+        # Z1.1: six players in two teams of three.
+        BURACO.evolve(name="buraco-6", players=6, teams=2),
+    )
+}
+#: Other names :meth:`RuleSet.named` accepts for a preset.
+_ALIASES: Final = {"kozi": "biriba-kozi", "kózi": "biriba-kozi", "biriba-kózi": "biriba-kozi"}
+_MAX_NAME: Final = 80
+
+#: The fields :meth:`RuleSet.to_dict` writes, in order, and the kind of value of each
+#: (its annotation), which :func:`_from_data` checks.
+_FIELDS: Final = tuple(f for f in attrs.fields(RuleSet) if f.init)
+_FIELD_KINDS: Final = {f.name: str(f.type) for f in _FIELDS}
+_ENUMS: Final[dict[str, type[enum.Enum]]] = {
+    "PileRestriction": PileRestriction,
+    "StockExhausted": StockExhausted,
+}
+#: The largest number a rule set's field may hold: far beyond any real rule, small
+#: enough that no arithmetic on it is slow.
+_MAX_NUMBER: Final = 10**9
+
+
+def _to_data(value: object) -> object:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _from_data(key: str, kind: str, value: object) -> object:
+    """``value`` read as the field ``key`` of kind ``kind`` (its annotation), or a
+    :class:`~biriba.BiribaError` saying what was expected."""
+    if value is None and kind.endswith(" | None"):
+        return None
+    kind = kind.removesuffix(" | None")
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+    elif kind == "int":
+        if _is_number(value):
+            return value
+    elif kind == "str":
+        if isinstance(value, str) and len(value) <= _MAX_NAME:
+            return value
+    elif kind in _ENUMS:
+        for member in _ENUMS[kind]:
+            if value == member.value:
+                return member
+    elif kind.startswith("tuple[int, "):
+        size = None if kind == "tuple[int, ...]" else kind.count("int")
+        if (
+            isinstance(value, list | tuple)
+            and (size is None or len(value) == size)
+            and len(value) <= 14
+            and all(_is_number(v) for v in value)
+        ):
+            return tuple(value)
+    else:  # pragma: no cover - a field of a kind this reader does not know
+        raise AssertionError(f"RuleSet.{key} has a kind the reader does not know: {kind}")
+    shown = repr(value)
+    if len(shown) > 40:
+        shown = shown[:37] + "..."
+    raise BiribaError(f"RuleSet.{key} must be {_EXPECTED.get(kind, kind)}, got {shown}")
+
+
+_EXPECTED: Final = {
+    "bool": "true or false",
+    "int": "a whole number",
+    "str": "a short text",
+    "PileRestriction": " or ".join(repr(m.value) for m in PileRestriction),
+    "StockExhausted": " or ".join(repr(m.value) for m in StockExhausted),
+    "tuple[int, int]": "a list of two whole numbers",
+    "tuple[int, ...]": "a list of whole numbers",
+}
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= _MAX_NUMBER
+
+
+def rules_to_data(rules: RuleSet) -> str | dict[str, object]:
+    """How a position, a match or a record names its rules: the preset's name when
+    ``rules`` is that preset unchanged (:attr:`RuleSet.is_preset`), else
+    :meth:`RuleSet.to_dict`, so that a variant never loads back as the preset whose
+    name it carries."""
+    return rules.name if rules.is_preset else rules.to_dict()
+
+
+def rules_from_data(data: object) -> RuleSet:
+    """The rule set that ``data`` names: a preset's name (:meth:`RuleSet.named`) or a
+    dict (:meth:`RuleSet.from_dict`); :class:`~biriba.BiribaError` otherwise."""
+    if isinstance(data, str):
+        return RuleSet.named(data)
+    if isinstance(data, Mapping):
+        return RuleSet.from_dict(data)
+    raise BiribaError(
+        f"rules must be a preset's name or a rule set's dict, got {type(data).__name__}"
+    )
 
 
 def full_pack(rules: RuleSet | None = None) -> tuple[Card, ...]:

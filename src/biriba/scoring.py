@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 import attrs
 
-from biriba.cards import Card
+from biriba.cards import Card, Suit
 from biriba.melds import Meld
 from biriba.rules import BIRIBA, RuleSet
 
@@ -72,6 +72,7 @@ def team_score(
     received: bool,
     unactivated: bool,
     closed: bool,
+    bonus_suit: Suit | None = None,
 ) -> TeamScore:
     """One team's score by B8: the one scorer behind :meth:`Deal.score
     <biriba.Deal.score>`, :meth:`PlayerView.public_score <biriba.PlayerView.public_score>`
@@ -80,12 +81,14 @@ def team_score(
     ``left_in_hands`` is the value of the cards the team's players still hold, the packet
     of an unactivated reserve left out (B8.4, B8.7); ``received`` whether the team
     received its reserve (B8.6); ``unactivated`` whether it received it by a final discard
-    and the receiver's next turn never came (B8.7); ``closed`` whether it closed (B8.5).
+    and the receiver's next turn never came (B8.7); ``closed`` whether it closed (B8.5);
+    ``bonus_suit`` the deal's bonus suit under kózi (V1). Buraco's parts are the same
+    (Z5.1): going out in ``closing``, the morto in ``reserve``.
     """
     melded = bonuses = 0
     for meld in melds:
         melded += meld.points
-        bonuses += meld.bonus
+        bonuses += meld.bonus_with(bonus_suit)
     if not received:
         reserve = -rules.reserve_penalty
     elif unactivated:
@@ -103,16 +106,20 @@ def score_team(
     reserve_unactivated: bool = False,
     closed: bool = False,
     rules: RuleSet = BIRIBA,
+    bonus_suit: Suit | None = None,
 ) -> TeamScore:
     """Score one team from its melds and the cards left in its players' hands (B8).
 
     ``reserve_received`` says whether the team received its reserve (B8.6);
     ``reserve_unactivated`` that it received it by a final discard and the deal ended
     before the receiver's next turn (B8.7): leave that packet's cards out of ``hands``,
-    the 100 replaces them. ``closed`` gives the closing bonus (B8.5).
+    the 100 replaces them. ``closed`` gives the closing bonus (B8.5). ``bonus_suit`` is
+    the deal's bonus suit under kózi (V1).
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    if bonus_suit is not None and not isinstance(bonus_suit, Suit):
+        raise TypeError(f"bonus_suit must be a Suit or None, got {type(bonus_suit).__name__}")
     checked = []
     for meld in melds:
         if not isinstance(meld, Meld):
@@ -130,4 +137,5 @@ def score_team(
         received=reserve_received,
         unactivated=reserve_unactivated,
         closed=closed,
+        bonus_suit=bonus_suit,
     )
