@@ -94,7 +94,7 @@ def test_simulation_errors() -> None:
         simulate(["greedy", "random"])
     with pytest.raises(BiribaError, match="no bot named"):
         simulate(["greedy", "chess"], deals=1)
-    with pytest.raises(BiribaError, match="two bots"):
+    with pytest.raises(BiribaError, match="one bot per team: 2"):
         simulate(["greedy"], deals=1)
     with pytest.raises(BiribaError, match="positive"):
         simulate(["greedy", "random"], deals=0)

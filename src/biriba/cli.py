@@ -16,21 +16,50 @@ from typing import TextIO
 import attrs
 
 from biriba.errors import BiribaError
+from biriba.rules import PRESET_DESCRIPTIONS, RuleSet
 
-__all__ = ["main"]
+__all__ = ["load_rules", "main"]
+
+#: The largest rule-set file ``--rules`` reads.
+_MAX_RULES_FILE = 64 * 1024
+
+
+def load_rules(text: str) -> RuleSet:
+    """The rule set ``--rules`` names: a preset's name (``buraco``), or a JSON file holding
+    a rule set's data (:meth:`RuleSet.to_dict <biriba.RuleSet.to_dict>`) or a preset's
+    name as a JSON string."""
+    if not text.lower().endswith(".json"):
+        return RuleSet.named(text)
+    path = Path(text)
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(_MAX_RULES_FILE + 1)
+    except OSError as error:
+        raise BiribaError(f"cannot read {text[:80]}: {error.strerror}") from None
+    if len(raw) > _MAX_RULES_FILE:
+        raise BiribaError(f"{text[:80]} is larger than a rule set can be ({_MAX_RULES_FILE} bytes)")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise BiribaError(f"{text[:80]} is not JSON") from None
+    if isinstance(data, str):
+        return RuleSet.named(data)
+    if not isinstance(data, dict):
+        raise BiribaError(f"{text[:80]} must hold a rule set (a JSON object) or a preset's name")
+    return RuleSet.from_dict(data)
 
 
 def _demo(args: argparse.Namespace, out: TextIO) -> int:
     from biriba.demo import run_demo
 
-    run_demo(seed=args.seed, out=out)
+    run_demo(seed=args.seed, out=out, rules=load_rules(args.rules))
     return 0
 
 
 def _play(args: argparse.Namespace, out: TextIO) -> int:
     from biriba.terminal import run_play
 
-    return run_play(sys.stdin, out, seed=args.seed, seat=args.seat)
+    return run_play(sys.stdin, out, seed=args.seed, seat=args.seat, rules=load_rules(args.rules))
 
 
 def _simulate(args: argparse.Namespace, out: TextIO) -> int:
@@ -44,9 +73,12 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
             sys.stderr.write("\n")
         sys.stderr.flush()
 
+    rules = load_rules(args.rules)
+    bots = args.bots or ["greedy"] + ["random"] * (rules.teams - 1)
     kind = {"matches": args.matches} if args.matches else {"deals": args.deals}
     result = simulate(
-        args.bots,
+        bots,
+        rules=rules,
         seed=args.seed,
         workers=args.workers,
         progress=None if args.quiet else progress,
@@ -79,7 +111,7 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
         print(f"valid record: every move replays ({type(result).__name__.lower()})", file=out)
         return 0
     try:
-        deal = Deal.from_dict(data)
+        deal = Deal.from_dict(data, None if args.rules is None else load_rules(args.rules))
     except (BiribaError, TypeError) as error:
         print(str(error), file=out)
         return 1
@@ -97,14 +129,20 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _rules(args: argparse.Namespace, out: TextIO) -> int:
-    from biriba.rules import RuleSet
-
-    rules = RuleSet.named(args.name)
+    if args.name is None:
+        print("The presets (biriba rules NAME prints one; --rules NAME or FILE.json", file=out)
+        print("chooses one for play, simulate, demo and validate):", file=out)
+        for name in RuleSet.preset_names():
+            print(f"  {name:<18} {PRESET_DESCRIPTIONS[name]}", file=out)
+        return 0
+    rules = load_rules(args.name)
     print(f"rule set {rules.name!r}", file=out)
+    if rules.is_preset:
+        print(f"  {PRESET_DESCRIPTIONS[rules.name]}", file=out)
     for field in attrs.fields(RuleSet):
-        value = getattr(rules, field.name)
-        if field.name == "name":
+        if not field.init or field.name == "name":
             continue
+        value = getattr(rules, field.name)
         shown = getattr(value, "value", value)
         print(f"  {field.name:<28} {shown}", file=out)
     return 0
@@ -115,21 +153,25 @@ def _parser() -> argparse.ArgumentParser:
         prog="biriba", description="Biriba, the Greek partnership rummy game, and Buraco."
     )
     sub = parser.add_subparsers(dest="command")
+    rules_help = "a preset's name (biriba rules lists them) or a rule set's FILE.json"
     demo = sub.add_parser("demo", help="play a whole seeded deal between four bots")
     demo.add_argument("--seed", type=int, default=2026, help="the seed (default 2026)")
+    demo.add_argument("--rules", default="biriba", help=rules_help)
     demo.set_defaults(func=_demo)
-    play = sub.add_parser("play", help="play a deal against three bots in the terminal")
+    play = sub.add_parser("play", help="play a deal against bots in the terminal")
     play.add_argument("--seed", type=int, default=None, help="the deal's seed")
-    play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--rules", default="biriba", help=rules_help)
     play.set_defaults(func=_play)
     simulate = sub.add_parser("simulate", help="bot against bot, with a summary table")
     simulate.add_argument(
         "--bots",
-        nargs=2,
-        default=["greedy", "random"],
+        nargs="+",
+        default=None,
         metavar="BOT",
-        help="two of: random, greedy, montecarlo (default: greedy random)",
+        help="one per team, each random, greedy or montecarlo (default: greedy, then random)",
     )
+    simulate.add_argument("--rules", default="biriba", help=rules_help)
     games = simulate.add_mutually_exclusive_group()
     games.add_argument("--deals", type=int, default=100, help="single deals (default 100)")
     games.add_argument("--matches", type=int, default=None, help="whole matches instead")
@@ -140,9 +182,12 @@ def _parser() -> argparse.ArgumentParser:
     validate = sub.add_parser("validate", help="replay a record, or check a position and a move")
     validate.add_argument("file", help="a record or a position, as JSON")
     validate.add_argument("--move", default=None, help="a move to check against the position")
+    validate.add_argument(
+        "--rules", default=None, help="the rule set the position must be of (NAME or FILE.json)"
+    )
     validate.set_defaults(func=_validate)
-    rules = sub.add_parser("rules", help="print a rule set")
-    rules.add_argument("name", nargs="?", default="biriba", help="biriba (default) or buraco")
+    rules = sub.add_parser("rules", help="list the presets, or print one rule set")
+    rules.add_argument("name", nargs="?", default=None, help="a preset's name or FILE.json")
     rules.set_defaults(func=_rules)
     return parser
 

@@ -45,7 +45,8 @@ def run_demo(
     )
     print(f"\nThe deal ended after {turns} turns: {how}.\n", file=stream)
     print(deal, file=stream)
-    print("\nScore (B8):", file=stream)
+    rule = "Z5.1" if rules.family == "buraco" else "B8"
+    print(f"\nScore ({rule}):", file=stream)
     header = f"  {'team':<6}{'melded':>8}{'bonuses':>9}{'hands':>8}{'closing':>9}"
     print(header + f"{'reserve':>9}{'total':>8}", file=stream)
     for team, score in enumerate(deal.score().teams):

@@ -15,7 +15,7 @@ from typing import Any
 
 from biriba.deal import Deal
 from biriba.errors import BiribaError, InvalidPositionError
-from biriba.rules import BIRIBA, RuleSet
+from biriba.rules import BIRIBA, RuleSet, rules_to_data
 from biriba.scoring import DealScore
 
 __all__ = ["Match"]
@@ -166,7 +166,7 @@ class Match:
         """The match as JSON-ready data: ``rules``, ``totals``, ``dealer``, ``deal`` (a
         position), and ``seed``, ``deals_played``, ``scores`` and ``winner``."""
         return {
-            "rules": self.rules.name,
+            "rules": rules_to_data(self.rules),
             "totals": list(self._totals),
             "dealer": self._dealer,
             "deal": self._deal.to_dict(),

@@ -29,7 +29,7 @@ import attrs
 from biriba.deal import Deal
 from biriba.errors import BiribaError, RecordError
 from biriba.match import Match
-from biriba.rules import RuleSet
+from biriba.rules import RuleSet, rules_from_data, rules_to_data
 
 __all__ = [
     "FORMAT",
@@ -58,8 +58,9 @@ _PARTS = ("melded", "bonuses", "hands", "closing", "reserve", "total")
 class DealRecord:
     """One deal: how it started (a seed and a dealer, or a position) and every move."""
 
-    #: The rule set's name.
-    rules: str
+    #: The rules: a preset's name, or a rule set's data (:meth:`RuleSet.to_dict
+    #: <biriba.RuleSet.to_dict>`) for any other rule set.
+    rules: str | dict[str, Any] = attrs.field(hash=False)
     #: The moves in text form, in order.
     moves: tuple[str, ...]
     #: The seed of :meth:`Deal.new <biriba.Deal.new>`, or ``None`` with a ``start``.
@@ -90,8 +91,8 @@ class DealRecord:
 class MatchRecord:
     """A match: its seed and every deal, with the running totals."""
 
-    #: The rule set's name.
-    rules: str
+    #: The rules: a preset's name, or a rule set's data.
+    rules: str | dict[str, Any] = attrs.field(hash=False)
     #: The match's seed.
     seed: int | str | None
     #: The deals, in order; the last may be unfinished.
@@ -132,7 +133,7 @@ def record_deal(deal: Deal) -> DealRecord:
     if deal.is_over:
         score = tuple({part: getattr(t, part) for part in _PARTS} for t in deal.score().teams)
     return DealRecord(
-        rules=deal.rules.name,
+        rules=rules_to_data(deal.rules),
         moves=tuple(str(m) for m in deal.history),
         seed=deal.seed if start is None else None,
         dealer=deal.dealer,
@@ -149,7 +150,7 @@ def record_match(match: Match) -> MatchRecord:
     if not match.is_over:
         deals.append(record_deal(match.deal))
     return MatchRecord(
-        rules=match.rules.name,
+        rules=rules_to_data(match.rules),
         seed=match.seed,
         deals=tuple(deals),
         totals=match.totals,
@@ -246,10 +247,15 @@ def from_dict(data: Any) -> Record:
     raise _fail(f"kind must be 'deal' or 'match', got {kind!r}")
 
 
-def _rules_name(data: Mapping[str, Any], where: str) -> str:
+def _rules_name(data: Mapping[str, Any], where: str) -> str | dict[str, Any]:
     rules = data.get("rules")
+    if isinstance(rules, Mapping):
+        try:
+            return RuleSet.from_dict(rules).to_dict()
+        except BiribaError as error:
+            raise _fail(f"{where}: rules: {error}") from None
     if not isinstance(rules, str) or not rules:
-        raise _fail(f"{where}: rules must be a rule set's name")
+        raise _fail(f"{where}: rules must be a rule set's name or data")
     return rules
 
 
@@ -289,16 +295,17 @@ def _deal_record(data: Mapping[str, Any], where: str) -> DealRecord:
 
 # ---------------------------------------------------------------------- replay
 def _rules_of(record: Record, rules: RuleSet | None) -> RuleSet:
-    if rules is None:
-        try:
-            return RuleSet.named(record.rules)
-        except BiribaError as error:
-            raise RecordError(f"{error}; pass the rule set to replay(record, rules)") from None
-    if not isinstance(rules, RuleSet):
+    if rules is not None and not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-    if rules.name != record.rules:
-        raise RecordError(f"the record is of rule set {record.rules!r}, not {rules.name!r}")
-    return rules
+    if rules is not None and record.rules == rules.name:
+        return rules  # a file naming a rule set that is not a preset
+    try:
+        found = rules_from_data(record.rules)
+    except BiribaError as error:
+        raise RecordError(f"{error}; pass the rule set to replay(record, rules)") from None
+    if rules is not None and found != rules:
+        raise RecordError(f"the record is of rule set {found.name!r}, not {rules.name!r}")
+    return found
 
 
 def _replay_deal(record: DealRecord, rules: RuleSet, deal_index: int | None = None) -> Deal:

@@ -21,6 +21,7 @@ __all__ = [
     "BIRIBA",
     "BIRIBA_KOZI",
     "BURACO",
+    "PRESET_DESCRIPTIONS",
     "RULE_IDS",
     "PileRestriction",
     "RuleSet",
@@ -402,6 +403,18 @@ _PRESETS: Final = {
         # Z1.1: six players in two teams of three.
         BURACO.evolve(name="buraco-6", players=6, teams=2),
     )
+}
+#: One line on each preset, for ``biriba rules`` and the documentation.
+PRESET_DESCRIPTIONS: Final = {
+    "biriba": "Biriba (part B): 4 players in two pairs, 108 cards, no bonus suit",
+    "biriba-kozi": "Biriba with kózi (V1): the up-card's suit is the bonus suit",
+    "biriba-sequences": "Biriba with sequences only, no groups (V2)",
+    "biriba-2": "Biriba for 2 players, each alone with a reserve of their own (V6)",
+    "biriba-3": "Biriba for 3 players, each alone with a reserve of their own (V6)",
+    "biriba-6": "Biriba for 6 players in three pairs, 162 cards (V6)",
+    "buraco": "Buraco (part Z): 4 players in two pairs, 106 cards, two mortos",
+    "buraco-2": "Buraco for 2 players, each alone, two mortos (Z1.1)",
+    "buraco-6": "Buraco for 6 players in two teams of three, two mortos (Z1.1)",
 }
 #: Other names :meth:`RuleSet.named` accepts for a preset.
 _ALIASES: Final = {"kozi": "biriba-kozi", "kózi": "biriba-kozi", "biriba-kózi": "biriba-kozi"}

@@ -7,8 +7,10 @@
     >>> result.wins[0] + result.wins[1] + result.ties == 4
     True
 
-Game ``i`` is shuffled with the seed ``f"{seed}/{i}"`` and the two bots swap teams from one
-game to the next, so the results are the same for a given seed whatever the number of
+There is one bot per team: two under ``biriba``, three under a rule set of three teams
+(``biriba-3``, ``biriba-6``). Game ``i`` is shuffled with the seed ``f"{seed}/{i}"`` and the
+bots move round the teams from one game to the next (bot ``b`` plays team ``(b + i) %
+teams``), so the results are the same for a given seed whatever the number of
 workers or the executor. Any :class:`concurrent.futures.Executor` works: a process pool
 (the default), a thread pool, or a cluster's executor such as Dask's
 ``client.get_executor()``; the bots must then be picklable (classes and module-level
@@ -46,18 +48,22 @@ BOTS: dict[str, BotFactory] = {
 class GameResult:
     """One game: each bot's score (its team's total) and the winning bot, if any."""
 
+    #: The game's number.
     index: int
-    scores: tuple[int, int]
+    #: Each bot's score: its team's total.
+    scores: tuple[int, ...]
+    #: The bot with the highest score, ``None`` when the highest is shared.
     winner: int | None
+    #: The deals played.
     deals: int
 
 
 @attrs.frozen
 class SimulationResult:
-    """The outcome of a simulation between two bots."""
+    """The outcome of a simulation between bots, one per team."""
 
     #: The bots' names, in the order they were given.
-    names: tuple[str, str]
+    names: tuple[str, ...]
     #: Every game's result, in game order.
     results: tuple[GameResult, ...]
     #: ``"deals"`` or ``"matches"``.
@@ -69,20 +75,19 @@ class SimulationResult:
         return len(self.results)
 
     @property
-    def wins(self) -> tuple[int, int]:
+    def wins(self) -> tuple[int, ...]:
         """Games won by each bot."""
-        return (
-            sum(1 for r in self.results if r.winner == 0),
-            sum(1 for r in self.results if r.winner == 1),
+        return tuple(
+            sum(1 for r in self.results if r.winner == bot) for bot in range(len(self.names))
         )
 
     @property
     def ties(self) -> int:
-        """Games neither bot won (equal scores)."""
+        """Games no bot won (the highest score shared)."""
         return sum(1 for r in self.results if r.winner is None)
 
     def win_rate(self, bot: int) -> float:
-        """The share of games ``bot`` (0 or 1) won."""
+        """The share of games ``bot`` (its place in :attr:`names`) won."""
         return self.wins[bot] / self.games if self.games else 0.0
 
     def confidence_interval(self, bot: int, z: float = 1.96) -> tuple[float, float]:
@@ -134,13 +139,18 @@ def _resolve(bot: str | BotFactory) -> BotFactory:
 
 
 def _play_game(
-    task: tuple[int, str, BotFactory, BotFactory, RuleSet, str, int | None],
+    task: tuple[int, str, tuple[BotFactory, ...], RuleSet, str, int | None],
 ) -> GameResult:
-    index, seed, first, second, rules, kind, max_deals = task
+    index, seed, factories, rules, kind, max_deals = task
     game_seed = f"{seed}/{index}"
-    swap = index % 2 == 1  # the bots change teams from one game to the next
-    factories = (second, first) if swap else (first, second)
-    seats = [factories[s % rules.teams](f"{game_seed}/{s}") for s in range(rules.players)]
+    teams = rules.teams
+    # The bots move round the teams from one game to the next: bot b plays team
+    # (b + index) % teams.
+    team_of_bot = tuple((bot + index) % teams for bot in range(teams))
+    bot_of_team = {team: bot for bot, team in enumerate(team_of_bot)}
+    seats = [
+        factories[bot_of_team[rules.team_of(s)]](f"{game_seed}/{s}") for s in range(rules.players)
+    ]
     if kind == "deals":
         deal = play_deal(Deal.new(rules, seed=game_seed, dealer=index % rules.players), seats)
         totals = deal.score().totals
@@ -153,9 +163,9 @@ def _play_game(
             match.next_deal()
             played += 1
         totals = match.totals
-    team_of_bot = (1, 0) if swap else (0, 1)
-    scores = (totals[team_of_bot[0]], totals[team_of_bot[1]])
-    winner = None if scores[0] == scores[1] else (0 if scores[0] > scores[1] else 1)
+    scores = tuple(totals[team] for team in team_of_bot)
+    best = max(scores)
+    winner = scores.index(best) if scores.count(best) == 1 else None
     return GameResult(index, scores, winner, played)
 
 
@@ -171,15 +181,13 @@ def simulate(
     max_deals_per_match: int | None = 200,
     progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
-    """Play ``deals`` deals or ``matches`` matches between two bots and report the results.
+    """Play ``deals`` deals or ``matches`` matches between bots and report the results.
 
-    ``bots`` holds two bots, each a name from :data:`BOTS` or a factory called with a seed
-    (a bot class works). With ``executor=None`` a process pool of ``workers`` processes is
-    used (``workers=1`` plays in this process). ``progress(done, total)`` is called after
-    each game.
+    ``bots`` holds one bot per team of ``rules`` (two under ``biriba`` and ``buraco``),
+    each a name from :data:`BOTS` or a factory called with a seed (a bot class works).
+    With ``executor=None`` a process pool of ``workers`` processes is used (``workers=1``
+    plays in this process). ``progress(done, total)`` is called after each game.
     """
-    if len(bots) != 2:
-        raise BiribaError(f"simulate plays two bots against each other, got {len(bots)}")
     if (deals is None) == (matches is None):
         raise BiribaError("give exactly one of deals= and matches=")
     count = deals if deals is not None else matches
@@ -188,11 +196,14 @@ def simulate(
         raise BiribaError(f"the number of games must be a positive int, got {count!r}")
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-    if rules.teams != 2:
-        raise BiribaError("simulate needs a rule set with two teams")
-    first, second = (_resolve(b) for b in bots)
+    if isinstance(bots, str) or len(bots) != rules.teams:
+        raise BiribaError(
+            f"simulate plays one bot per team: {rules.teams} under {rules.name!r}, "
+            f"got {1 if isinstance(bots, str) else len(bots)}"
+        )
+    factories = tuple(_resolve(b) for b in bots)
     kind = "deals" if deals is not None else "matches"
-    tasks = [(i, str(seed), first, second, rules, kind, max_deals_per_match) for i in range(count)]
+    tasks = [(i, str(seed), factories, rules, kind, max_deals_per_match) for i in range(count)]
     results: list[GameResult] = []
 
     def collect(found: Iterator[GameResult]) -> None:
@@ -208,4 +219,4 @@ def simulate(
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             collect(pool.map(_play_game, tasks, chunksize=max(1, count // 32)))
-    return SimulationResult((_name(first), _name(second)), tuple(results), kind)
+    return SimulationResult(tuple(_name(f) for f in factories), tuple(results), kind)

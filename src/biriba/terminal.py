@@ -1,4 +1,4 @@
-"""``biriba play``: a deal against three bots in the terminal."""
+"""``biriba play``: a deal against bots in the terminal, under any rule set."""
 
 from __future__ import annotations
 
@@ -10,39 +10,66 @@ from biriba.bots.heuristics import greedy_choice
 from biriba.cards import format_cards
 from biriba.deal import Deal, Phase
 from biriba.errors import AmbiguousMoveError, BiribaError
+from biriba.melds import MeldKind
 from biriba.moves import Move
+from biriba.rules import BIRIBA, RuleSet
 
 __all__ = ["render_table", "run_play"]
 
 HELP = (
     "Type a move's number or its text (draw, take, pass, meld 3H 4H 5H, add 0 5H, "
-    "discard 7H),\n'hint' for a suggestion, 'undo' to take back your last move, "
-    "'help' or 'quit'."
+    "discard 7H;\nredraw on Buraco's first turn, kozi H to name the bonus suit), 'hint' for "
+    "a suggestion,\n'undo' to take back your last move, 'help' or 'quit'."
 )
+
+
+def _words(rules: RuleSet) -> tuple[str, str, str]:
+    """What the rule set calls its reserve, its biriba and its close."""
+    if rules.family == "buraco":
+        return "morto", "canastra", "went out"
+    return "reserve", "biriba", "closed"
 
 
 def render_table(deal: Deal, seat: int) -> str:
     """The table as ``seat`` sees it: melds, pile, counts, scores, and the seat's hand."""
     view = deal.view(seat)
+    rules = deal.rules
+    reserve, biriba, _ = _words(rules)
     lines = []
     score = view.public_score()
-    for team in range(deal.rules.teams):
-        who = "you and your partner" if team == view.team else "the other team"
+    alone = rules.players_per_team == 1
+    for team in range(rules.teams):
+        if team == view.team:
+            who = "you" if alone else "you and your partner"
+        else:
+            who = "an opponent" if alone else "the other team"
         flag = "received" if view.reserve_received[team] else "not received"
         lines.append(
-            f"Team {team} ({who}), reserve {flag}, table points {score.teams[team].total}:"
+            f"Team {team} ({who}), {reserve} {flag}, table points {score.teams[team].total}:"
         )
         if not view.melds[team]:
             lines.append("   no melds yet")
         for i, meld in enumerate(view.melds[team]):
             mark = ""
             if meld.is_biriba:
-                mark = "  << clean biriba >>" if meld.is_clean else "  << dirty biriba >>"
+                kind = "clean" if meld.is_clean else "dirty"
+                if meld.kind is MeldKind.WILD:
+                    kind = "wild"
+                mark = f"  << {kind} {biriba} >>"
             lines.append(f"   [{i}] {meld}{mark}")
     top = str(view.discard_pile[-1]) if view.discard_pile else "-"
     sizes = ", ".join(f"seat {s}: {n}" for s, n in enumerate(view.hand_sizes))
     lines.append(f"Discard pile: {len(view.discard_pile)} card(s), top {top}")
-    lines.append(f"Stock: {view.stock_size}   Hands: {sizes}")
+    lines.append(
+        f"Stock: {view.stock_size}   {reserve.capitalize()}s left: {view.reserves_left}   "
+        f"Hands: {sizes}"
+    )
+    if rules.bonus_suit_bonus is not None:
+        suit = view.bonus_suit
+        named = f"{suit.symbol} ({suit.letter})" if suit is not None else "not named yet"
+        lines.append(f"Bonus suit (kózi): {named}")
+    if view.last_turn:
+        lines.append("Last turn: the stock and the mortos are gone.")
     lines.append(f"Your hand: {format_cards(view.hand)}")
     return "\n".join(lines)
 
@@ -54,17 +81,27 @@ def run_play(
     seed: int | None = None,
     seat: int = 0,
     bots: list[Bot] | None = None,
+    rules: RuleSet = BIRIBA,
 ) -> int:
-    """Play one deal: the human at ``seat`` reads moves from ``stdin``; bots play the rest.
+    """Play one deal under ``rules``: the human at ``seat`` reads moves from ``stdin``;
+    bots play the rest.
 
     Returns 0 when the deal ends, 1 if the player quits or the input ends first.
     """
-    deal = Deal.new(seed=seed, dealer=(seat - 1) % 4)
+    players = rules.players
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise BiribaError(f"seat must be 0 to {players - 1} under {rules.name!r}", rule="B1.1")
+    deal = Deal.new(rules, seed=seed, dealer=(seat - 1) % players)
     if bots is None:
-        bots = [GreedyBot(seed=f"{deal.seed}/{s}") for s in range(4)]
+        bots = [GreedyBot(seed=f"{deal.seed}/{s}") for s in range(players)]
     hint_rng = random.Random(0)
     decisions: list[int] = []  # history lengths at each of the player's decisions
-    print(f"Biriba: you are seat {seat}, your partner seat {(seat + 2) % 4}.", file=out)
+    partners = [s for s in range(players) if s != seat and rules.team_of(s) == rules.team_of(seat)]
+    game = "Buraco" if rules.family == "buraco" else "Biriba"
+    with_whom = f", partners {partners}" if len(partners) > 1 else ""
+    if len(partners) == 1:
+        with_whom = f", your partner seat {partners[0]}"
+    print(f"{game} ({rules.name}): you are seat {seat}{with_whom}.", file=out)
     print(HELP, file=out)
     while not deal.is_over:
         mover = deal.to_move
@@ -77,7 +114,14 @@ def run_play(
         moves = deal.legal_moves()
         print("", file=out)
         print(render_table(deal, seat), file=out)
-        phase = "draw or take" if deal.phase is Phase.DRAW else "meld, add or discard"
+        if deal.phase is Phase.DRAW:
+            phase = (
+                "name the bonus suit"
+                if deal.bonus_suit is None and any(m.keyword == "kozi" for m in moves)
+                else "draw or take"
+            )
+        else:
+            phase = "meld, add or discard"
         print(f"Your move ({phase}):", file=out)
         for i, move in enumerate(moves, 1):
             print(f"  {i:>3}. {move}", file=out)
@@ -135,12 +179,18 @@ def run_play(
             break
     print("", file=out)
     print(render_table(deal, seat), file=out)
-    how = f"seat {deal.closed_by} closed" if deal.closed_by is not None else "four passes"
+    _, _, closed = _words(deal.rules)
+    if deal.closed_by is not None:
+        how = f"seat {deal.closed_by} {closed}"
+    elif deal.last_turn:
+        how = "the last turn is played"
+    else:
+        how = f"{deal.rules.pass_limit} passes"
     print(f"The deal is over ({how}).", file=out)
     for team, score in enumerate(deal.score().teams):
         print(
             f"Team {team}: melded {score.melded}, bonuses {score.bonuses}, hands "
-            f"{score.hands}, closing {score.closing}, reserve {score.reserve}: "
+            f"{score.hands}, {closed} {score.closing}, {_words(deal.rules)[0]} {score.reserve}: "
             f"total {score.total}",
             file=out,
         )
