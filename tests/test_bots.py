@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from biriba import BiribaError, Deal, Move, records
+from biriba import BURACO, BiribaError, Deal, Move, RuleSet, records
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
 from biriba.cli import main
 from biriba.simulate import simulate
@@ -109,9 +109,30 @@ def run(*argv: str) -> tuple[int, str]:
 
 def test_cli_rules() -> None:
     code, text = run("rules")
+    assert code == 0
+    for name in RuleSet.preset_names():  # every preset listed, with its line
+        assert f"  {name:<18} " in text
+    code, text = run("rules", "biriba")
     assert code == 0 and "hand_size" in text and "5000" in text
     code, text = run("rules", "buraco")
     assert code == 0 and "2000" in text
+
+
+def test_cli_rules_from_a_file(tmp_path: Path) -> None:
+    variant = BURACO.evolve(name="mine", target=3000, players=6, teams=3)
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(variant.to_dict()))
+    code, text = run("rules", str(path))
+    assert code == 0 and "3000" in text and "'mine'" in text
+    code, text = run("simulate", "--rules", str(path), "--deals", "3", "--workers", "1", "--quiet")
+    assert code == 0 and text.count("RandomBot") == 2 and "GreedyBot" in text
+
+
+def test_cli_buraco_commands() -> None:
+    code, text = run("demo", "--seed", "5", "--rules", "buraco")
+    assert code == 0 and "Score (Z5.1)" in text and "rules 'buraco'" in text
+    code, text = run("simulate", "--rules", "buraco", "--deals", "4", "--workers", "1", "--quiet")
+    assert code == 0 and "4 deals" in text
 
 
 def test_cli_demo() -> None:
