@@ -144,6 +144,8 @@ class _Refusals:
     closing (B4.3, B5.5, B6.1), Buraco's morto and going out (Z4.1, Z4.2)."""
 
     def __init__(self, family: str) -> None:
+        #: The rule that a player adds only to the team's melds (B3.8, Z3.6).
+        self.own_melds = "Z3.6" if family == "buraco" else "B3.8"
         if family == "buraco":
             self.close_needs_biriba = Refusal("Z4.2", "going out needs a canastra on the table")
             self.last_card_kept = Refusal(
@@ -646,7 +648,11 @@ class Engine:
         index, card = move.index, move.card
         if index >= len(melds):
             team = seat % self._teams
-            return Refusal("B3.8", f"team {team} has no meld {index} (it has {len(melds)})")
+            return Refusal(
+                self._refusals.own_melds,
+                f"team {team} has no meld {index} (it has {len(melds)}); a player adds only "
+                f"to the team's melds",
+            )
         if not situation.hand[card.index]:
             return Refusal("B4.1", f"seat {seat} does not hold {card}")
         target = melds[index]
