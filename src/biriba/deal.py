@@ -45,7 +45,7 @@ import attrs
 from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of, format_cards
 from biriba.engine import Engine, Refusal, engine_for
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError, InvalidMeldError
-from biriba.melds import Meld
+from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Move
 from biriba.position import Phase, Position
 from biriba.position_data import position_to_dict, read_position
@@ -519,8 +519,11 @@ class Deal:
             lines.append(f"team {team} (reserve {flag}):")
             for i, meld in enumerate(position.melds[team]):
                 mark = ""
-                if meld.is_biriba:
-                    mark = "  [clean biriba]" if meld.is_clean else "  [dirty biriba]"
+                if meld.is_biriba:  # a wild one (Z3.7) is neither clean nor dirty
+                    kind = "clean" if meld.is_clean else "dirty"
+                    if meld.kind is MeldKind.WILD:
+                        kind = "wild"
+                    mark = f"  [{kind} biriba]"
                 lines.append(f"  {i}: {meld}{mark}")
         for seat in range(self.rules.players):
             lines.append(f"seat {seat}: {format_cards(self.hand(seat))}")
