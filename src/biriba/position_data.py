@@ -253,7 +253,14 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
         redraw = _card(data["redraw"], "redraw")
         if not rules.first_turn_redraw:
             raise _fail("redraw is set, but the rule set has no redraw (Z2.2)", "Z2.2")
-        if phase is not Phase.PLAY or any(melds) or redraw not in hands[to_move or 0]:
+        # Right after the deal's first draw: the stock one card short, every morto there.
+        first_draw = len(stock) == engine.full_stock - 1 and len(packets) == rules.reserve_count
+        if (
+            phase is not Phase.PLAY
+            or any(melds)
+            or not first_draw
+            or redraw not in hands[to_move or 0]
+        ):
             raise _fail(
                 "redraw names the card drawn on the deal's first draw, held by the player "
                 "to move, before any meld (Z2.2)",
