@@ -6,7 +6,9 @@ import os
 from collections import Counter
 from typing import Any
 
-from biriba import BIRIBA, Card, Deal, RuleSet, full_pack, parse_cards
+import pytest
+
+from biriba import BIRIBA, Card, Deal, IllegalMoveError, RuleSet, full_pack, parse_cards
 
 #: The hypothesis profile in force (tests/conftest.py): ``quick`` unless the environment
 #: variable ``BIRIBA_HYPOTHESIS_PROFILE`` says ``ci``.
@@ -111,3 +113,14 @@ def deal_at(**kwargs: Any) -> Deal:
 def texts(deal: Deal) -> set[str]:
     """The legal moves as text."""
     return {str(m) for m in deal.legal_moves()}
+
+
+def rejects(deal: Deal, move: str, rule: str, rule_id: str | None = None) -> None:
+    """``move`` is refused citing ``rule``, with ``err.rule`` that rule (or ``rule_id``
+    where the message cites a second rule beside the one that forbids), and the deal
+    is unchanged."""
+    before = deal.to_dict()
+    with pytest.raises(IllegalMoveError, match=rule.replace(".", r"\.")) as info:
+        deal.play(move)
+    assert info.value.rule == (rule_id or rule)
+    assert deal.to_dict() == before

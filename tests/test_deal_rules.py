@@ -12,7 +12,6 @@ from biriba import (
     Card,
     Deal,
     Discard,
-    IllegalMoveError,
     LayMeld,
     Meld,
     Move,
@@ -21,22 +20,11 @@ from biriba import (
     parse_cards,
 )
 
-from .helpers import deal_at, position, texts
+from .helpers import deal_at, position, rejects, texts
 
 C = Card.parse
 BIRIBA_7 = "3H 4H 5H 6H 7H 8H 9H"  # a clean sequence biriba
 SIX = "2H 3H 4H 5H 6H 7H"  # one card short of a biriba
-
-
-def rejects(deal: Deal, move: str, rule: str, rule_id: str | None = None) -> None:
-    """``move`` is refused citing ``rule``, with ``err.rule`` that rule (or ``rule_id``
-    where the message cites a second rule beside the one that forbids), and the deal
-    is unchanged."""
-    before = deal.to_dict()
-    with pytest.raises(IllegalMoveError, match=rule.replace(".", r"\.")) as info:
-        deal.play(move)
-    assert info.value.rule == (rule_id or rule)
-    assert deal.to_dict() == before
 
 
 # ---------------------------------------------------------------- B2 dealing
