@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Final, Self
 
 from biriba.errors import NotationError
+from biriba.limits import check_text, excerpt
 
 __all__ = [
     "CARDS",
@@ -185,10 +186,10 @@ class Card:
         """
         if not isinstance(text, str):
             raise TypeError(f"Card.parse expects a str, got {type(text).__name__}")
-        card = _PARSE_TABLE.get(text.strip().upper())
+        card = _PARSE_TABLE.get(text.strip().upper()) if len(text) <= _LONGEST_CARD else None
         if card is None:
             raise NotationError(
-                f"{text!r} is not a card: write rank (A 2-9 T J Q K, or 10) then suit "
+                f"{excerpt(text)} is not a card: write rank (A 2-9 T J Q K, or 10) then suit "
                 f"(C D H S or ♣ ♦ ♥ ♠), or JK / * for a joker"
             )
         return card
@@ -300,6 +301,8 @@ def _build_parse_table() -> dict[str, Card]:
 
 
 _PARSE_TABLE: Final = _build_parse_table()
+#: The longest text read as one card, white space around it included.
+_LONGEST_CARD: Final = 16
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -309,6 +312,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_cards expects a str, got {type(text).__name__}")
+    check_text(text, "list of cards")
     return tuple(Card.parse(word) for word in text.replace(",", " ").split())
 
 

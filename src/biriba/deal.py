@@ -45,6 +45,7 @@ import attrs
 from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of, format_cards
 from biriba.engine import Engine, Refusal, engine_for
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError, InvalidMeldError
+from biriba.limits import excerpt
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Move
 from biriba.position import Phase, Position
@@ -66,7 +67,9 @@ def _check_number(value: object, kind: str, count: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"a {kind} is an int, got {type(value).__name__}")
     if not 0 <= value < count:
-        raise BiribaError(f"{kind} {value} is out of range 0..{count - 1} (B1.1)", rule="B1.1")
+        raise BiribaError(
+            f"{kind} {excerpt(value)} is out of range 0..{count - 1} (B1.1)", rule="B1.1"
+        )
     return value
 
 
@@ -84,7 +87,7 @@ _OVER: Final = Phase.OVER
 def _refused(given: Move | str, refusal: Refusal) -> IllegalMoveError:
     """The error for ``given`` (a move or its text), refused by ``refusal``."""
     text = given if isinstance(given, str) else str(given)
-    return IllegalMoveError(f"illegal move {text!r}: {refusal}", rule=refusal.rule)
+    return IllegalMoveError(f"illegal move {excerpt(text)}: {refusal}", rule=refusal.rule)
 
 
 class Deal:
@@ -337,7 +340,7 @@ class Deal:
                 move = Move.parse(move, self.rules)
             except InvalidMeldError as error:
                 raise IllegalMoveError(
-                    f"illegal move {given!r}: {error}", rule=error.rule
+                    f"illegal move {excerpt(given)}: {error}", rule=error.rule
                 ) from None
         elif not isinstance(move, Move):
             raise TypeError(f"a move is a Move or its text, got {type(move).__name__}")
@@ -376,8 +379,8 @@ class Deal:
         if allowed:
             listing = ", ".join(repr(str(m)) for m in allowed)
             raise AmbiguousMoveError(
-                f"ambiguous move {str(given)!r}: {move.card} has a choice of places (B3.12); "
-                f"write one of {listing}",
+                f"ambiguous move {excerpt(str(given))}: {move.card} has a choice of places "
+                f"(B3.12); write one of {listing}",
                 allowed,
             )
         first = refusals[0]

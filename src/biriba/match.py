@@ -13,10 +13,13 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from biriba.deal import Deal
 from biriba.errors import BiribaError, InvalidPositionError
+from biriba.limits import excerpt
 from biriba.rules import BIRIBA, RuleSet, rules_to_data
-from biriba.scoring import DealScore
+from biriba.scoring import DealScore, TeamScore
 
 __all__ = ["Match"]
 
@@ -164,25 +167,32 @@ class Match:
     # ------------------------------------------------------------------ positions
     def to_dict(self) -> dict[str, Any]:
         """The match as JSON-ready data: ``rules``, ``totals``, ``dealer``, ``deal`` (a
-        position), and ``seed``, ``deals_played``, ``scores`` and ``winner``."""
-        return {
+        position), and ``seed``, ``deals_played``, ``scores`` (for each finished deal,
+        each team's score part by part: ``melded``, ``bonuses``, ``hands``, ``closing``,
+        ``reserve``; left out for a match resumed from data without them) and
+        ``winner``."""
+        data = {
             "rules": rules_to_data(self.rules),
             "totals": list(self._totals),
             "dealer": self._dealer,
             "deal": self._deal.to_dict(),
             "seed": self._seed,
             "deals_played": self._deals_played,
-            "scores": [[t.total for t in s.teams] for s in self._scores],
+            "scores": [[attrs.asdict(t) for t in s.teams] for s in self._scores],
             "winner": self._winner,
         }
+        if len(self._scores) != self._deals_played:  # resumed from data without them
+            del data["scores"]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rules: RuleSet | None = None) -> Match:
         """Resume a match from :meth:`to_dict`'s data, checked like a position.
 
         The four keys ``rules``, ``totals``, ``dealer`` and ``deal`` are enough; without a
-        ``seed`` the later deals are shuffled from fresh entropy. Raises
-        :class:`~biriba.InvalidPositionError` naming the problem.
+        ``seed`` the later deals are shuffled from fresh entropy; with ``scores``, one
+        per finished deal, :attr:`scores` gives them back (they must add up to the
+        totals, B9.1). Raises :class:`~biriba.InvalidPositionError` naming the problem.
         """
         if not isinstance(data, Mapping):
             raise TypeError(f"a match is a dict, got {type(data).__name__}")
@@ -204,31 +214,36 @@ class Match:
         ):
             raise InvalidPositionError(
                 f"invalid match: totals must be {rules.teams} integers, one per team (B9.1), "
-                f"got {totals!r}"
+                f"got {excerpt(totals)}"
             )
         if data["dealer"] != deal.dealer:
             raise InvalidPositionError(
-                f"invalid match: dealer {data['dealer']!r} is not the deal's dealer {deal.dealer}",
+                f"invalid match: dealer {excerpt(data['dealer'])} is not the deal's dealer "
+                f"{deal.dealer}",
                 rule="B2.1",
             )
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
-            raise InvalidPositionError(f"invalid match: seed must be an int or a str, got {seed!r}")
+            raise InvalidPositionError(
+                f"invalid match: seed must be an int or a str, got {excerpt(seed)}"
+            )
         played = data.get("deals_played", 0)
         if isinstance(played, bool) or not isinstance(played, int) or played < 0:
-            raise InvalidPositionError(f"invalid match: deals_played must be >= 0, got {played!r}")
+            raise InvalidPositionError(
+                f"invalid match: deals_played must be >= 0, got {excerpt(played)}"
+            )
         winner = _winner(tuple(totals), rules) if played else None
         if data.get("winner") is not None and data.get("winner") != winner:
             raise InvalidPositionError(
-                f"invalid match: winner {data.get('winner')!r} does not follow from the totals "
-                f"(B9.2)",
+                f"invalid match: winner {excerpt(data.get('winner'))} does not follow from the "
+                f"totals (B9.2)",
                 rule="B9.2",
             )
         match = object.__new__(cls)
         match.rules = rules
         match._seed = seed
         match._totals = tuple(totals)
-        match._scores = ()
+        match._scores = _read_scores(data.get("scores"), played, tuple(totals), rules)
         match._deals_played = played
         match._winner = winner
         match._dealer = deal.dealer
@@ -239,6 +254,43 @@ class Match:
     def __repr__(self) -> str:
         state = f"winner={self._winner}" if self.is_over else f"deal {self._deals_played + 1}"
         return f"<Match {self.rules.name} totals={list(self._totals)} {state}>"
+
+
+def _read_scores(
+    raw: object, played: int, totals: tuple[int, ...], rules: RuleSet
+) -> tuple[DealScore, ...]:
+    """The per-deal scores of a match's data (``None``: not given), checked: one per
+    finished deal, each team's parts integers, adding up to the totals (B9.1)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list | tuple) or len(raw) != played:
+        raise InvalidPositionError(
+            f"invalid match: scores must list the score of each of the {played} finished deals"
+        )
+    parts = [f.name for f in attrs.fields(TeamScore)]
+    scores = []
+    for i, deal in enumerate(raw):
+        if not isinstance(deal, list | tuple) or len(deal) != rules.teams:
+            raise InvalidPositionError(f"invalid match: scores[{i}] must list {rules.teams} teams")
+        teams = []
+        for team in deal:
+            if not isinstance(team, Mapping) or set(team) != set(parts):
+                raise InvalidPositionError(
+                    f"invalid match: scores[{i}] gives each team {', '.join(parts)}"
+                )
+            values = [team[p] for p in parts]
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+                raise InvalidPositionError(f"invalid match: scores[{i}] holds integers only")
+            teams.append(TeamScore(*values))
+        scores.append(DealScore(tuple(teams), final=True))
+    added = tuple(sum(s.teams[t].total for s in scores) for t in range(rules.teams))
+    if scores and added != totals:
+        raise InvalidPositionError(
+            f"invalid match: the deals' scores add up to {excerpt(list(added))}, not to the "
+            f"totals {excerpt(list(totals))} (B9.1)",
+            rule="B9.1",
+        )
+    return tuple(scores)
 
 
 def _winner(totals: tuple[int, ...], rules: RuleSet) -> int | None:

@@ -22,6 +22,7 @@ from typing import Final
 
 from biriba.cards import Card, Suit, parse_cards
 from biriba.errors import InvalidMeldError
+from biriba.limits import check_text
 from biriba.rules import BIRIBA, RuleSet
 
 __all__ = [
@@ -120,6 +121,7 @@ class Meld:
         """Read a meld written as cards in table order: ``Meld.parse("3H 4H JK 6H")``."""
         if not isinstance(text, str):
             raise TypeError(f"Meld.parse expects a str, got {type(text).__name__}")
+        check_text(text, "meld")
         return cls.from_cards(parse_cards(text), rules)
 
     @classmethod

@@ -17,12 +17,14 @@ up-card). Every move has a text form that
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar, Final
 
 import attrs
 
 from biriba.cards import Card, Suit
 from biriba.errors import NotationError
+from biriba.limits import check_text, excerpt
 from biriba.melds import Meld
 from biriba.rules import BIRIBA, RuleSet
 
@@ -58,6 +60,7 @@ class Move:
             raise TypeError(f"Move.parse expects a str, got {type(text).__name__}")
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        check_text(text, "move")
         words = text.replace("->", " -> ").split()
         if not words:
             raise NotationError(f"'' is not a move: write {_HEADS}")
@@ -65,23 +68,27 @@ class Move:
         rest = words[1:]
         if head in _BARE:
             if rest:
-                raise NotationError(f"{text!r} is not a move: {head!r} takes nothing after it")
+                raise NotationError(
+                    f"{excerpt(text)} is not a move: {head!r} takes nothing after it"
+                )
             return _BARE[head]
         if head == "discard":
             if len(rest) != 1:
-                raise NotationError(f"{text!r} is not a move: write 'discard' and one card")
+                raise NotationError(f"{excerpt(text)} is not a move: write 'discard' and one card")
             return Discard(Card.parse(rest[0]))
         if head == "meld":
             if not rest:
-                raise NotationError(f"{text!r} is not a move: write 'meld' and its cards")
+                raise NotationError(f"{excerpt(text)} is not a move: write 'meld' and its cards")
             return LayMeld(Meld.parse(" ".join(rest), rules))
         if head == "add":
             return _parse_add(text, rest, rules)
         if head in ("kozi", "kózi"):
             if len(rest) != 1:
-                raise NotationError(f"{text!r} is not a move: write 'kozi' and one suit")
+                raise NotationError(f"{excerpt(text)} is not a move: write 'kozi' and one suit")
             return NameSuit(Suit.parse(rest[0]))
-        raise NotationError(f"{text!r} is not a move: it starts with {words[0]!r}; write {_HEADS}")
+        raise NotationError(
+            f"{excerpt(text)} is not a move: it starts with {excerpt(words[0])}; write {_HEADS}"
+        )
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
@@ -222,6 +229,8 @@ _BARE: dict[str, Move] = {
     "redraw": Redraw(),
 }
 _HEADS: Final = "draw, take, pass, discard, meld, add, redraw or kozi"
+#: A meld's index in a move's text: ASCII digits only (``str.isdigit`` also accepts ``²``).
+_INDEX: Final = re.compile(r"[0-9]{1,4}")
 
 
 def lay_unchecked(meld: Meld) -> LayMeld:
@@ -257,11 +266,13 @@ def _parse_add(text: str, rest: list[str], rules: RuleSet) -> AddToMeld:
         after = rest[cut + 1 :]
         rest = rest[:cut]
         if not after:
-            raise NotationError(f"{text!r} is not a move: write the resulting meld after '->'")
+            raise NotationError(
+                f"{excerpt(text)} is not a move: write the resulting meld after '->'"
+            )
         result = Meld.parse(" ".join(after), rules)
-    if len(rest) != 2 or not rest[0].isdigit():
+    if len(rest) != 2 or not _INDEX.fullmatch(rest[0]):
         raise NotationError(
-            f"{text!r} is not a move: write 'add', the meld's index and one card, "
+            f"{excerpt(text)} is not a move: write 'add', the meld's index and one card, "
             f"as in 'add 0 5H' or 'add 0 5H -> 4H 5H 6H 7H JK'"
         )
     return AddToMeld(int(rest[0]), Card.parse(rest[1]), result)

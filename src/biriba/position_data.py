@@ -17,6 +17,7 @@ from typing import Any
 from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of
 from biriba.engine import engine_for
 from biriba.errors import BiribaError, InvalidMeldError, InvalidPositionError, NotationError
+from biriba.limits import MAX_CARDS, excerpt
 from biriba.melds import Meld
 from biriba.position import Phase, Position
 from biriba.rules import RuleSet, StockExhausted, full_pack, rules_from_data, rules_to_data
@@ -96,7 +97,7 @@ def position_to_dict(position: Position, rules: RuleSet) -> dict[str, Any]:
 
 def _card(value: object, where: str) -> Card:
     if not isinstance(value, str):
-        raise _fail(f"{where}: a card is written as a string like '7H', got {value!r}")
+        raise _fail(f"{where}: a card is written as a string like '7H', got {excerpt(value)}")
     try:
         return Card.parse(value)
     except NotationError as error:
@@ -106,6 +107,8 @@ def _card(value: object, where: str) -> Card:
 def _cards(value: object, where: str) -> list[Card]:
     if not isinstance(value, list | tuple):
         raise _fail(f"{where} must be a list of cards, got {type(value).__name__}")
+    if len(value) > MAX_CARDS:
+        raise _fail(f"{where} holds {len(value)} cards; a list of cards holds at most {MAX_CARDS}")
     return [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
@@ -115,9 +118,9 @@ def _int(
     if value is None and null:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail(f"{where} must be an int{' or null' if null else ''}, got {value!r}")
+        raise _fail(f"{where} must be an int{' or null' if null else ''}, got {excerpt(value)}")
     if not low <= value <= high:
-        raise _fail(f"{where} is {value}, out of range {low}..{high}", rule)
+        raise _fail(f"{where} is {excerpt(value)}, out of range {low}..{high}", rule)
     return value
 
 
@@ -145,7 +148,7 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
     try:
         phase = Phase(phase_text)
     except ValueError:
-        raise _fail(f"phase must be 'draw', 'play' or 'over', got {phase_text!r}") from None
+        raise _fail(f"phase must be 'draw', 'play' or 'over', got {excerpt(phase_text)}") from None
     to_move = _int(data["to_move"], "to_move", 0, n - 1, "B1.1", null=True)
     if (to_move is None) != (phase is Phase.OVER):
         raise _fail("to_move is null exactly when the phase is 'over'")
@@ -180,7 +183,7 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
         team_melds = []
         for j, text in enumerate(raw):
             if not isinstance(text, str):
-                raise _fail(f"melds[{team}][{j}] must be a meld's text, got {text!r}")
+                raise _fail(f"melds[{team}][{j}] must be a meld's text, got {excerpt(text)}")
             try:
                 team_melds.append(Meld.parse(text, rules))
             except (NotationError, InvalidMeldError) as error:

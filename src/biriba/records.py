@@ -21,13 +21,16 @@ with its index, its text and the rule that refuses it.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import IO, Any
 
 import attrs
 
 from biriba.deal import Deal
 from biriba.errors import BiribaError, RecordError
+from biriba.limits import MAX_JSON, MAX_MOVES, excerpt, parse_json
 from biriba.match import Match
 from biriba.rules import RuleSet, rules_from_data, rules_to_data
 
@@ -177,26 +180,67 @@ def dumps(record: Record, *, indent: int | None = None) -> str:
     return json.dumps(record.to_dict(), indent=indent)
 
 
-def dump(record: Record, fp: IO[str], *, indent: int | None = 1) -> None:
-    """Write the record as JSON to a text file."""
-    fp.write(dumps(record, indent=indent))
-    fp.write("\n")
+def dump(record: Record, file: str | os.PathLike[str] | IO[str], *, indent: int | None = 1) -> None:
+    """Write the record as JSON to ``file``: a path, or a text file open for writing.
+
+    A file that cannot be written raises :class:`~biriba.RecordError` (its cause, the
+    :class:`OSError`, chained).
+    """
+    text = dumps(record, indent=indent) + "\n"
+    if isinstance(file, str | os.PathLike):
+        try:
+            Path(file).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise RecordError(
+                f"cannot write the record to {excerpt(str(file))}: {error.strerror}"
+            ) from error
+        return
+    write = getattr(file, "write", None)
+    if not callable(write):
+        raise TypeError(f"dump expects a path or a text file, got {type(file).__name__}")
+    try:
+        write(text)
+    except OSError as error:
+        raise RecordError(f"cannot write the record: {error.strerror}") from error
 
 
 def loads(text: str | bytes) -> Record:
-    """Read a record from JSON text; raises :class:`~biriba.RecordError` if it is malformed."""
+    """Read a record from JSON text; raises :class:`~biriba.RecordError` if it is malformed,
+    larger than :data:`~biriba.limits.MAX_JSON` characters or nested deeper than
+    :data:`~biriba.limits.MAX_DEPTH`."""
     if not isinstance(text, str | bytes):
         raise TypeError(f"loads expects JSON text, got {type(text).__name__}")
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise RecordError(f"a record is JSON, and this is not: {error}") from None
-    return from_dict(data)
+    return from_dict(parse_json(text, "record", RecordError))
 
 
-def load(fp: IO[str]) -> Record:
-    """Read a record from a JSON text file."""
-    return loads(fp.read())
+def load(file: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Record:
+    """Read a record from ``file``: a path, or a file open for reading (text or binary).
+
+    Raises :class:`~biriba.RecordError` for a record that is malformed or too large, and
+    for a file that cannot be read (its cause, the :class:`OSError`, chained).
+    """
+    limit = 4 * MAX_JSON + 1  # bytes enough for MAX_JSON characters, and one more
+    if isinstance(file, str | os.PathLike):
+        try:
+            with open(file, "rb") as opened:
+                content: str | bytes = opened.read(limit)
+        except OSError as error:
+            raise RecordError(
+                f"cannot read the record {excerpt(str(file))}: {error.strerror}"
+            ) from error
+    else:
+        read = getattr(file, "read", None)
+        if not callable(read):
+            raise TypeError(f"load expects a path or a file, got {type(file).__name__}")
+        try:
+            content = read(limit)
+        except OSError as error:
+            raise RecordError(f"cannot read the record: {error.strerror}") from error
+        except UnicodeDecodeError as error:
+            raise RecordError(f"a record is JSON text in UTF-8: {error.reason}") from None
+        if not isinstance(content, str | bytes):
+            raise TypeError(f"the file's read() gave {type(content).__name__}, not text")
+    return loads(content)
 
 
 def _fail(message: str) -> RecordError:
@@ -208,9 +252,9 @@ def from_dict(data: Any) -> Record:
     if not isinstance(data, Mapping):
         raise _fail(f"a record is a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
-        raise _fail(f"the format field must be {FORMAT!r}, got {data.get('format')!r}")
+        raise _fail(f"the format field must be {FORMAT!r}, got {excerpt(data.get('format'))}")
     if data.get("version") != VERSION:
-        raise _fail(f"this library reads version {VERSION}, got {data.get('version')!r}")
+        raise _fail(f"this library reads version {VERSION}, got {excerpt(data.get('version'))}")
     kind = data.get("kind")
     if kind == "deal":
         return _deal_record(data, "record")
@@ -244,7 +288,7 @@ def from_dict(data: Any) -> Record:
             totals=tuple(totals),
             winner=winner,
         )
-    raise _fail(f"kind must be 'deal' or 'match', got {kind!r}")
+    raise _fail(f"kind must be 'deal' or 'match', got {excerpt(kind)}")
 
 
 def _rules_name(data: Mapping[str, Any], where: str) -> str | dict[str, Any]:
@@ -264,6 +308,8 @@ def _deal_record(data: Mapping[str, Any], where: str) -> DealRecord:
     moves = data.get("moves")
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise _fail(f"{where}: moves must be a list of move texts")
+    if len(moves) > MAX_MOVES:
+        raise _fail(f"{where}: a deal holds at most {MAX_MOVES} moves, got {len(moves)}")
     seed = data.get("seed")
     start = data.get("start")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
@@ -324,7 +370,7 @@ def _replay_deal(record: DealRecord, rules: RuleSet, deal_index: int | None = No
             deal.play(text)
         except BiribaError as error:
             raise RecordError(
-                f"{where}move {index} {text!r} does not replay: {error}",
+                f"{where}move {index} {excerpt(text)} does not replay: {error}",
                 index=index,
                 move=text,
                 deal_index=deal_index,
@@ -335,8 +381,8 @@ def _replay_deal(record: DealRecord, rules: RuleSet, deal_index: int | None = No
         got = tuple({p: getattr(t, p) for p in _PARTS} for t in deal.score().teams)
         if got != record.score:
             raise RecordError(
-                f"{where}the recorded score {list(record.score)} differs from the replayed "
-                f"score {list(got)} (B8)",
+                f"{where}the recorded score {excerpt(list(record.score))} differs from the "
+                f"replayed score {list(got)} (B8)",
                 deal_index=deal_index,
             )
     return deal
@@ -381,9 +427,11 @@ def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match:
             raise RecordError(f"deal {i} is not over, but more deals follow", deal_index=i)
     if tuple(record.totals) != match.totals:
         raise RecordError(
-            f"the recorded totals {list(record.totals)} differ from the replayed "
+            f"the recorded totals {excerpt(list(record.totals))} differ from the replayed "
             f"{list(match.totals)} (B9.1)"
         )
     if record.winner != match.winner:
-        raise RecordError(f"the recorded winner {record.winner} is not the replayed one (B9.2)")
+        raise RecordError(
+            f"the recorded winner {excerpt(record.winner)} is not the replayed one (B9.2)"
+        )
     return match

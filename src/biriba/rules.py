@@ -16,6 +16,7 @@ import attrs
 
 from biriba.cards import CARDS, DEFAULT_CARD_VALUES, DEFAULT_JOKER_VALUE, JOKER, JOKER_INDEX, Card
 from biriba.errors import BiribaError
+from biriba.limits import excerpt
 
 __all__ = [
     "BIRIBA",
@@ -79,14 +80,14 @@ def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> 
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
     if value < 1:
-        raise BiribaError(f"RuleSet.{attribute.name} must be at least 1, got {value}")
+        raise BiribaError(f"RuleSet.{attribute.name} must be at least 1, got {excerpt(value)}")
 
 
 def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
     if value < 0:
-        raise BiribaError(f"RuleSet.{attribute.name} must not be negative, got {value}")
+        raise BiribaError(f"RuleSet.{attribute.name} must not be negative, got {excerpt(value)}")
 
 
 @attrs.frozen(cache_hash=True, kw_only=True)

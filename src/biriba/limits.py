@@ -1,0 +1,153 @@
+"""The size limits on input, checked before any work, and the short excerpt of an input
+that an error message quotes.
+
+A program that checks moves sent from elsewhere must not let one request cost it seconds
+or megabytes. So every text the library reads is measured first, and refused at once
+when it is larger than any valid input could be:
+
+* a card, a list of cards, a meld or a move as text: at most :data:`MAX_TEXT`
+  characters (a 13-card meld with its arrow is about 60);
+* a position, a match or a record as JSON text: at most :data:`MAX_JSON` characters,
+  with lists and objects nested at most :data:`MAX_DEPTH` deep (a record needs 6);
+* a list of cards in a position: at most :data:`MAX_CARDS` (more than any pack);
+* a record's deal: at most :data:`MAX_MOVES` moves.
+
+An error message quotes at most :data:`EXCERPT` characters of the input
+(:func:`excerpt`)::
+
+    >>> excerpt("7H " * 1000)
+    "'7H 7H 7H 7H ... 7H 7H 7...' (3000 characters)"
+    >>> excerpt(10**5000)
+    'an integer of 5001 digits'
+"""
+
+from __future__ import annotations
+
+import json
+import reprlib
+from typing import Any, Final
+
+from biriba.errors import BiribaError, NotationError
+
+__all__ = [
+    "EXCERPT",
+    "MAX_CARDS",
+    "MAX_DEPTH",
+    "MAX_JSON",
+    "MAX_MOVES",
+    "MAX_TEXT",
+    "check_text",
+    "excerpt",
+    "parse_json",
+    "too_deep",
+]
+
+#: The longest card, cards, meld or move text read, in characters.
+MAX_TEXT: Final = 1_000
+#: The longest position, match or record read as JSON text, in characters.
+MAX_JSON: Final = 10_000_000
+#: The deepest nesting of brackets in such JSON text.
+MAX_DEPTH: Final = 32
+#: The most cards a list of cards in a position may hold.
+MAX_CARDS: Final = 5_000
+#: The most moves one deal of a record may hold.
+MAX_MOVES: Final = 100_000
+#: The most characters of an input an error message quotes.
+EXCERPT: Final = 80
+
+
+class _ShortRepr(reprlib.Repr):
+    """:mod:`reprlib`'s short ``repr``, with huge integers described by their size."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        return excerpt(x)
+
+
+_SHORT = _ShortRepr()
+_SHORT.maxstring = EXCERPT
+_SHORT.maxother = EXCERPT
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 6
+_SHORT.maxlevel = 3
+#: Digits of an integer written out in full; a longer one is described by its size.
+_INT_DIGITS: Final = 40
+
+
+def excerpt(value: object) -> str:
+    """A short text for ``value`` in an error message: its ``repr`` when short, else
+    its first :data:`EXCERPT` characters and its length (or an integer's number of
+    digits). Works on any object, however large (an integer of 5,000 digits included)."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        digits = _digits(value)
+        return repr(value) if digits <= _INT_DIGITS else f"an integer of {digits} digits"
+    if isinstance(value, str):
+        if len(value) <= EXCERPT:
+            shown = repr(value)
+            if len(shown) <= EXCERPT + 2:
+                return shown
+        return f"{repr(value[:EXCERPT])[: EXCERPT + 1]}...' ({len(value)} characters)"
+    try:
+        shown = _SHORT.repr(value)
+    except Exception:  # an object whose repr fails: name its type only
+        return f"a {type(value).__name__}"
+    return shown if len(shown) <= EXCERPT else shown[: EXCERPT - 3] + "..."
+
+
+def _digits(value: int) -> int:
+    """The number of decimal digits of ``value`` (without its sign), cheaply."""
+    size = abs(value)
+    if size < 10**_INT_DIGITS:
+        return len(str(size))
+    return int(size.bit_length() * 0.30103) + 1
+
+
+def check_text(text: str, what: str) -> None:
+    """Raise :class:`~biriba.NotationError` if ``text`` (a ``what``: card, meld, move)
+    is longer than :data:`MAX_TEXT` characters."""
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"{excerpt(text)} is not a {what}: longer than {MAX_TEXT} characters")
+
+
+def parse_json(text: str | bytes, what: str, error: type[BiribaError]) -> Any:
+    """Read JSON ``text`` (a ``what``: position, record) after checking its size
+    (:data:`MAX_JSON`) and nesting depth (:data:`MAX_DEPTH`), raising ``error`` for text
+    that is too large, too deep or not JSON."""
+    if isinstance(text, bytes | bytearray):
+        if len(text) > 4 * MAX_JSON:
+            raise error(f"a {what} is at most {MAX_JSON} characters of JSON; got {len(text)} bytes")
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as problem:
+            raise error(f"a {what} is JSON text in UTF-8: {problem.reason}") from None
+    if not isinstance(text, str):
+        raise TypeError(f"a {what} as JSON is a str or bytes, got {type(text).__name__}")
+    if len(text) > MAX_JSON:
+        raise error(f"a {what} is at most {MAX_JSON} characters of JSON; got {len(text)}")
+    try:
+        data = json.loads(text)
+    except RecursionError:  # the parser's own guard, long before the stack is at risk
+        raise error(f"a {what} nests brackets at most {MAX_DEPTH} deep") from None
+    except ValueError as problem:
+        # The parser's message names a place, never the text itself.
+        raise error(f"a {what} is JSON, and this is not: {str(problem)[:EXCERPT]}") from None
+    if too_deep(data):
+        raise error(f"a {what} nests brackets at most {MAX_DEPTH} deep")
+    return data
+
+
+def too_deep(data: object) -> bool:
+    """Whether lists and dicts in ``data`` nest more than :data:`MAX_DEPTH` deep (found
+    without recursion, stopping at the first place too deep)."""
+    level: list[object] = [data]
+    for _ in range(MAX_DEPTH):
+        inner: list[object] = []
+        for item in level:
+            if isinstance(item, dict):
+                inner.extend(item.values())
+            elif isinstance(item, list | tuple):
+                inner.extend(item)
+        if not inner:
+            return False
+        level = inner
+    return any(isinstance(item, dict | list | tuple) for item in level)

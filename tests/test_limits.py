@@ -1,0 +1,213 @@
+"""Input from elsewhere: odd digits, huge integers, deep nesting, very long texts, files
+and paths. Each gets a library error (or a TypeError) quoting at most a short excerpt,
+refused before any real work."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+import pytest
+
+from biriba import (
+    BIRIBA,
+    BiribaError,
+    Card,
+    Deal,
+    IllegalMoveError,
+    InvalidPositionError,
+    Match,
+    Meld,
+    Move,
+    NotationError,
+    RecordError,
+    parse_cards,
+    records,
+)
+from biriba.bots import GreedyBot, play_deal
+from biriba.limits import EXCERPT, MAX_DEPTH, MAX_TEXT, excerpt
+
+from .helpers import deal_at, position
+
+HUGE = 10**5000  # str() of it raises ValueError: more than 4,300 digits
+
+
+def quotes_at_most_an_excerpt(message: str, text: str) -> bool:
+    """Whether ``message`` holds no run of more than ``EXCERPT`` characters of ``text``."""
+    window = EXCERPT + 1
+    return all(text[i : i + window] not in message for i in range(0, len(text) - window, 7))
+
+
+@pytest.mark.parametrize("text", ["add ² 5H", "add ① 9D", "add 0² 9D", "add ٣ 9D", "add ３ 9D"])
+def test_a_meld_index_is_ascii_digits(text: str) -> None:
+    with pytest.raises(NotationError, match="meld's index"):
+        Move.parse(text)
+    deal = deal_at(hands={0: "9D 5H 7C"}, melds=(["3D 4D 5D"], []))
+    for check in (deal.is_legal, deal.verify, deal.play):
+        with pytest.raises(NotationError):
+            check(text)
+
+
+def test_an_index_of_too_many_digits_is_not_read() -> None:
+    with pytest.raises(NotationError):
+        Move.parse("add " + "9" * 4400 + " 9D")
+
+
+def test_huge_integers_in_a_position_are_refused_with_a_short_message() -> None:
+    for key in ("dealer", "to_move", "passes"):
+        data = position(hands={0: "9D 5H 7C"})
+        data[key] = HUGE
+        with pytest.raises(InvalidPositionError, match="an integer of 5001 digits"):
+            Deal.from_dict(data)
+        data[key] = -HUGE
+        with pytest.raises(InvalidPositionError):
+            Deal.from_dict(data)
+
+
+def test_huge_integers_elsewhere() -> None:
+    with pytest.raises(BiribaError, match="5001 digits"):
+        Deal.new(dealer=HUGE)
+    with pytest.raises(BiribaError):
+        Deal.new().hand(-HUGE)
+    with pytest.raises(BiribaError):
+        BIRIBA.evolve(players=-HUGE)
+    match = Match.new(seed=1).to_dict()
+    match["totals"] = [HUGE]
+    with pytest.raises(InvalidPositionError, match="5001 digits"):
+        Match.from_dict(match)
+
+
+def test_excerpt_is_short_for_anything() -> None:
+    assert excerpt(HUGE) == "an integer of 5001 digits"
+    assert excerpt(12) == "12"
+    for value in [
+        "x" * 10**6,
+        ["7H"] * 10**5,
+        {"a": "b" * 10**5},
+        b"z" * 10**5,
+        "\U0001f600" * 500,
+    ]:
+        assert len(excerpt(value)) <= EXCERPT + 40
+
+
+def test_deep_json_is_refused_without_recursion() -> None:
+    with pytest.raises(RecordError, match="nests"):
+        records.loads("[" * 10000 + "]" * 10000)
+    with pytest.raises(RecordError, match=f"at most {MAX_DEPTH} deep"):
+        records.loads("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    with pytest.raises(RecordError):
+        records.loads("{" * 100000)
+
+
+def test_a_long_move_is_refused_at_once_with_a_short_message() -> None:
+    deal = Deal.new(seed=3)
+    deal.play("draw")
+    text = "meld " + "7H " * 10**6
+    started = time.perf_counter()
+    with pytest.raises(BiribaError) as caught:
+        deal.verify(text)
+    assert time.perf_counter() - started < 0.2  # 1.5 to 3 s before: a cheap denial of service
+    assert len(str(caught.value)) < 300
+    assert f"longer than {MAX_TEXT} characters" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "parse", [Card.parse, parse_cards, Meld.parse, Move.parse], ids=lambda f: f.__qualname__
+)
+def test_every_text_parser_quotes_an_excerpt(parse: object) -> None:
+    text = "Q" * 500 + "".join(chr(0x100 + i) for i in range(300))
+    with pytest.raises(NotationError) as caught:
+        parse(text)  # type: ignore[operator]
+    assert quotes_at_most_an_excerpt(str(caught.value), text)
+
+
+def test_a_long_text_within_the_limit_is_quoted_short() -> None:
+    deal = Deal.new(seed=3)
+    deal.play("draw")
+    text = "meld " + " ".join(["7H"] * 300)
+    with pytest.raises(IllegalMoveError) as caught:
+        deal.verify(text)
+    assert quotes_at_most_an_excerpt(str(caught.value), text)
+
+
+def test_a_huge_pile_card_gives_a_short_message() -> None:
+    data = position(hands={0: "9D 5H 7C"})
+    data["pile_card"] = "7H" * 500_000
+    with pytest.raises(InvalidPositionError) as caught:
+        Deal.from_dict(data)
+    assert len(str(caught.value)) < 400
+
+
+def test_a_list_of_a_million_cards_is_refused_by_its_length() -> None:
+    data = position(hands={0: "9D 5H 7C"})
+    data["stock"] = ["nonsense"] * 10**6
+    with pytest.raises(InvalidPositionError, match="at most"):
+        Deal.from_dict(data)
+
+
+def test_records_load_and_dump_with_a_path_or_a_file(tmp_path: Path) -> None:
+    deal = Deal.new(seed=2)
+    deal.play("draw")
+    record = records.record_deal(deal)
+    path = tmp_path / "deal.json"
+    records.dump(record, path)
+    assert records.load(path) == record
+    records.dump(record, str(path))
+    assert records.load(str(path)) == record
+    with path.open() as text_file:
+        assert records.load(text_file) == record
+    with path.open("rb") as binary_file:
+        assert records.load(binary_file) == record
+    out = io.StringIO()
+    records.dump(record, out)
+    assert records.loads(out.getvalue()) == record
+
+
+def test_records_load_and_dump_errors(tmp_path: Path) -> None:
+    record = records.record_deal(Deal.new(seed=2))
+    with pytest.raises(RecordError, match="cannot read"):
+        records.load(tmp_path / "missing.json")
+    with pytest.raises(RecordError, match="cannot write"):
+        records.dump(record, tmp_path / "no" / "such" / "folder.json")
+    bad = tmp_path / "latin1.json"
+    bad.write_bytes(b'{"format": "\xff"}')
+    with pytest.raises(RecordError, match="UTF-8"):
+        records.load(bad)
+    with pytest.raises(TypeError):
+        records.load(42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        records.dump(record, 42)  # type: ignore[arg-type]
+
+
+def test_a_record_with_too_many_moves_is_refused_before_replaying() -> None:
+    data = records.record_deal(Deal.new(seed=2)).to_dict()
+    data["moves"] = ["draw"] * 200_001
+    with pytest.raises(RecordError, match="at most"):
+        records.from_dict(data)
+
+
+def test_the_match_keeps_its_per_deal_scores_on_a_round_trip() -> None:
+    match = Match.new(seed=11)
+    while match.deals_played < 2 and not match.is_over:
+        play_deal(match.deal, [GreedyBot(seat) for seat in range(4)])
+        match.next_deal()
+    back = Match.from_dict(match.to_dict())
+    assert back.scores == match.scores
+    assert len(back.scores) == 2
+    assert back.to_dict() == match.to_dict()
+
+
+def test_per_deal_scores_must_add_up_to_the_totals() -> None:
+    match = Match.new(seed=11)
+    play_deal(match.deal, [GreedyBot(seat) for seat in range(4)])
+    match.next_deal()
+    data = match.to_dict()
+    data["totals"] = [data["totals"][0] + 5, data["totals"][1]]
+    with pytest.raises(InvalidPositionError) as caught:
+        Match.from_dict(data)
+    assert caught.value.rule == "B9.1"
+    data = match.to_dict()
+    data["scores"] = []
+    with pytest.raises(InvalidPositionError, match="each of the 1 finished"):
+        Match.from_dict(data)
