@@ -19,7 +19,7 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 # Every cross-reference must resolve (sphinx-build -W turns a broken one into an error),
 # except to the standard library, which the offline build cannot link to.
 nitpicky = True
-nitpick_ignore_regex = [(r"py:class", r"(collections\.abc|enum|random|concurrent\.futures)\..*")]
+nitpick_ignore_regex = [(r"py:class", r"(collections\.abc|enum|os|random|concurrent\.futures)\..*")]
 exclude_patterns = ["_build"]
 
 try:
