@@ -36,7 +36,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from operator import mul
 from typing import Any, Final
 
@@ -172,6 +172,35 @@ class Deal:
         random.Random(seed).shuffle(pack)
         engine = engine_for(rules)
         return cls._at(engine, engine.first_position(pack, dealer), [], [], None, seed, None)
+
+    @classmethod
+    def from_pack(cls, pack: Iterable[Card], rules: RuleSet = BIRIBA, *, dealer: int = 0) -> Deal:
+        """Deal ``pack``, the rule set's whole pack in the order it leaves the shuffle, by
+        B2 as :meth:`new` deals its shuffled pack: for a program that shuffles by itself
+        (a game framework's chance nodes). Raises :class:`~biriba.BiribaError` (B1.2)
+        unless ``pack`` holds exactly the cards of :func:`~biriba.full_pack`."""
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        _check_seat(dealer, rules)
+        missing = unsupported(rules)
+        if missing:
+            raise BiribaError(
+                f"the deal engine does not support the rule set {rules.name!r} yet: {missing[1]}",
+                rule=missing[0],
+            )
+        cards = list(pack)
+        for card in cards:
+            if not isinstance(card, Card):
+                raise TypeError(f"a pack holds cards, got {type(card).__name__}")
+        if Counter(cards) != Counter(full_pack(rules)):
+            raise BiribaError(
+                f"B1.2: a pack of {rules.name!r} holds exactly the cards of full_pack(rules)",
+                rule="B1.2",
+            )
+        engine = engine_for(rules)
+        position = engine.first_position(cards, dealer)
+        start = position_to_dict(position, rules)
+        return cls._at(engine, position, [], [], None, None, start)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rules: RuleSet | None = None) -> Deal:

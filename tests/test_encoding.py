@@ -1,0 +1,240 @@
+"""The action codec and the observation encoder (biriba.encoding)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from biriba import (
+    BIRIBA,
+    BURACO,
+    AddToMeld,
+    BiribaError,
+    Card,
+    Deal,
+    IllegalMoveError,
+    LayMeld,
+    Move,
+    TakeDiscard,
+    enumerate_melds,
+    full_pack,
+)
+from biriba.bots import GreedyBot
+from biriba.cards import CARDS
+from biriba.encoding import (
+    ENCODING_VERSION,
+    codec_for,
+    observation_layout,
+    observe,
+    observe_array,
+    outcome_order,
+    team_returns,
+)
+
+Policy = Callable[[Deal, random.Random], Move]
+
+
+def random_policy(deal: Deal, rng: random.Random) -> Move:
+    return rng.choice(deal.legal_moves())
+
+
+def melding_policy(deal: Deal, rng: random.Random) -> Move:
+    """Takes the pile whenever it may and lays or adds whenever it can: many melds, long
+    hands and many legal moves."""
+    moves = deal.legal_moves()
+    takes = [m for m in moves if isinstance(m, TakeDiscard)]
+    if takes:
+        return takes[0]
+    melding = [m for m in moves if isinstance(m, LayMeld | AddToMeld)]
+    return rng.choice(melding or moves)
+
+
+def greedy_policy(deal: Deal, rng: random.Random) -> Move:
+    seat = deal.to_move
+    assert seat is not None
+    return GreedyBot(seed=rng.getrandbits(32)).choose(deal.view(seat))
+
+
+def check_position(deal: Deal) -> int:
+    """Every legal move has one id, in range, that decodes to it; the ids of a move's
+    text agree; the view of the seat to move gives the same ids. Returns the count."""
+    codec = codec_for(deal.rules)
+    moves = deal.legal_moves()
+    legal = codec.legal_actions(deal)
+    assert len(legal) == len(moves)
+    assert sorted(legal) == list(legal)
+    assert {id(m) for m in legal.values()} == {id(m) for m in moves}
+    for action, move in legal.items():
+        assert 0 <= action < codec.size
+        assert codec.decode(action, deal) is move
+        assert codec.encode(move, deal) == action
+        # the same move read back from its text (no identity shortcut)
+        assert codec.encode(Move.parse(str(move), deal.rules), deal) == action
+        short = codec.describe(action)
+        assert str(move).startswith(short.split(" #")[0])
+    seat = deal.to_move
+    assert seat is not None
+    assert codec.legal_ids(deal.view(seat)) == list(legal)
+    mask = codec.mask(deal)
+    assert sum(mask) == len(moves) and all(mask[a] for a in legal)
+    return len(moves)
+
+
+@pytest.mark.parametrize(
+    ("policy", "deals"), [(random_policy, 4), (melding_policy, 3), (greedy_policy, 2)]
+)
+def test_codec_is_one_to_one_over_play(policy: Policy, deals: int) -> None:
+    most = 0
+    for seed in range(deals):
+        rng = random.Random(seed)
+        deal = Deal.new(seed=f"codec/{policy.__name__}/{seed}")
+        for _ in range(600):
+            if deal.is_over:
+                break
+            most = max(most, check_position(deal))
+            deal.play(policy(deal, rng))
+    assert most > 20  # the positions checked had real choices
+
+
+def test_biriba_sizes() -> None:
+    """The figures the first measurement of the pack gave: 15,692 melds, 36 slots of 53
+    cards with 2 places, 19,564 ids."""
+    codec = codec_for(BIRIBA)
+    assert codec.sizes() == {
+        "keywords": 3,
+        "discards": 53,
+        "melds": 15692,
+        "additions": 36 * 53 * 2,
+        "total": 19564,
+    }
+    assert codec.version == ENCODING_VERSION
+    assert codec.describe(0) == "draw"
+    assert codec.describe(codec.discard_base + 52) == "discard JK"
+    assert codec.describe(codec.size - 1) == f"add 35 JK #{codec.places - 1}"
+
+
+def test_sizes_follow_the_rule_set() -> None:
+    """Buraco's melds come from its own pack (no more than six cards when new, Z3.2, any
+    number of substitutes, Z3.4), and an addition there can have four outcomes."""
+    codec = codec_for(BURACO)
+    assert codec.melds == enumerate_melds(full_pack(BURACO), BURACO)
+    assert codec.slots == 106 // 3
+    assert codec.places == 4
+    assert codec.size == 3 + 53 + len(codec.melds) + codec.slots * 53 * 4
+    assert all(len(m) <= 6 for m in codec.melds)
+
+
+@pytest.mark.parametrize(
+    "rules", [BIRIBA, BURACO, BIRIBA.evolve(name="two-subs", max_substitutes=2)], ids=str
+)
+def test_additions_fit_the_places(rules: object) -> None:
+    """No addition has more outcomes than the codec's places, and the sort key of the
+    outcomes of one addition tells them all apart (so the order is fixed)."""
+    codec = codec_for(rules)  # type: ignore[arg-type]
+    rng = random.Random(5)
+    most = 0
+    for meld in rng.sample(codec.melds, 1500):
+        for card in CARDS:
+            outcomes = meld.extensions(card)
+            most = max(most, len(outcomes))
+            assert len({outcome_order(m) for m in outcomes}) == len(outcomes)
+    assert 2 <= most <= codec.places
+
+
+def test_buraco_two_beside_substitutes_has_four_places() -> None:
+    from biriba import Meld
+
+    meld = Meld.parse("JK 3H 4H", BURACO)
+    codec = codec_for(BURACO)
+    outcomes = sorted(meld.extensions(Card.parse("2H")), key=outcome_order)
+    assert len(outcomes) == codec.places == 4
+    assert [m.low for m in outcomes] == sorted(m.low or 0 for m in outcomes)
+
+
+def test_decode_refuses_what_is_not_legal() -> None:
+    deal = Deal.new(seed=3)
+    codec = codec_for(deal.rules)
+    with pytest.raises(IllegalMoveError):
+        codec.decode(codec.discard_base, deal)  # a discard in the draw phase
+    with pytest.raises(BiribaError):
+        codec.decode(codec.size, deal)
+    with pytest.raises(TypeError):
+        codec.decode("0", deal)  # type: ignore[arg-type]
+    with pytest.raises(BiribaError):
+        codec.encode(AddToMeld(36, Card.parse("5H")), deal)
+    with pytest.raises(TypeError):
+        codec.encode("draw", deal)  # type: ignore[arg-type]
+
+
+def test_observation_layout_and_content() -> None:
+    deal = Deal.new(seed=11)
+    rng = random.Random(2)
+    for _ in range(150):
+        deal.play(melding_policy(deal, rng))
+    seat = deal.to_move
+    assert seat is not None
+    view = deal.view(seat)
+    for compact in (False, True):
+        layout = observation_layout(deal.rules, compact=compact)
+        obs = observe(view, compact=compact)
+        assert len(obs) == layout.size
+        parts = layout.split(obs)
+        assert list(parts["hand"]) == [view.hand.count(c) for c in CARDS]
+        assert list(parts["pile"]) == [view.discard_pile.count(c) for c in CARDS]
+        assert sum(parts["hand_sizes"]) == sum(view.hand_sizes)
+        assert parts["hand_sizes"][0] == len(view.hand)
+        assert parts["stock"][0] == view.stock_size
+        assert list(parts["to_move"]) == [1, 0, 0, 0]
+    full = observation_layout(deal.rules).split(observe(view))
+    own = deal.melds(deal.team_of(seat))
+    assert own, "the melding policy has laid melds"
+    for slot, meld in enumerate(own):
+        counts = full["melds"][slot * 54 : slot * 54 + 53]
+        assert list(counts) == [meld.cards.count(c) for c in CARDS]
+    assert observation_layout(BIRIBA).size == 4276
+    assert observation_layout(BIRIBA, compact=True).size == 500
+
+
+def test_observation_does_not_leak() -> None:
+    """Deals that differ only in what the seat cannot see encode to the same numbers."""
+    deal = Deal.new(seed=12)
+    rng = random.Random(4)
+    for _ in range(90):
+        deal.play(random_policy(deal, rng))
+    for seat in range(4):
+        view = deal.view(seat)
+        other = view.sample(random.Random(seat))
+        assert other.to_dict() != deal.to_dict()
+        for compact in (False, True):
+            assert observe(other.view(seat), compact=compact) == observe(view, compact=compact)
+
+
+def test_observation_array() -> None:
+    numpy = pytest.importorskip("numpy", reason="numpy is not installed")
+    view = Deal.new(seed=1).view(1)
+    array = observe_array(view)
+    assert array.dtype == numpy.float32
+    assert array.tolist() == observe(view)
+
+
+def test_team_returns_are_the_scaled_score_difference() -> None:
+    deal = Deal.new(seed=5)
+    rng = random.Random(5)
+    while not deal.is_over:
+        deal.play(random_policy(deal, rng))
+    teams = deal.score().teams
+    returns = team_returns(deal, 100)
+    assert returns[0] == returns[2] == (teams[0].total - teams[1].total) / 100
+    assert sum(returns) == 0
+
+
+def test_from_pack_deals_like_new() -> None:
+    pack = list(full_pack(BIRIBA))
+    random.Random(9).shuffle(pack)
+    dealt = Deal.from_pack(pack, BIRIBA, dealer=2)
+    assert dealt.to_dict() == Deal.new(BIRIBA, seed=9, dealer=2).to_dict()
+    with pytest.raises(BiribaError) as err:
+        Deal.from_pack(pack[:-1], BIRIBA)
+    assert err.value.rule == "B1.2"
