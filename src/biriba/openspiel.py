@@ -1,0 +1,517 @@
+"""Biriba as an OpenSpiel game, ``python_biriba`` (``pip install biriba[openspiel]``).
+
+Importing this module registers the game with OpenSpiel; then::
+
+    import pyspiel
+    import biriba.openspiel
+
+    game = pyspiel.load_game("python_biriba")               # the biriba rules
+    game = pyspiel.load_game("python_biriba", {"max_moves": 800})
+
+One game is one deal. The deal is dealt by chance nodes, one card each: the outcome is the
+card's :attr:`Card.index <biriba.Card.index>`, with the probability of its copies left in
+the pack; the cards fill the pack in order and :meth:`Deal.from_pack
+<biriba.Deal.from_pack>` deals it by B2. Then the seats play: the actions are the ids of
+:func:`biriba.encoding.codec_for`, the legal ones sorted. The game ends with the deal or,
+truncated, after ``max_moves`` moves (default :data:`biriba.encoding.MAX_MOVES`). Each
+seat's return is :func:`biriba.encoding.team_returns`: its team's score less the mean of
+the other teams', divided by ``scale`` (default :data:`biriba.encoding.REWARD_SCALE`), at
+a truncation the table's score as if the deal ended there; the sum over seats is zero.
+
+Observations come from :func:`biriba.encoding.observe` of the seat's
+:class:`~biriba.PlayerView`: the observation tensor is its full form; the information-state
+tensor adds, by seat from the observer, the cards it has discarded during the deal. The
+information-state string is the view's data (hand, table, public history); the
+observation string is the same without the history. :meth:`BiribaState.resample_from_infostate`
+deals the cards the seat cannot see at random through :meth:`PlayerView.sample
+<biriba.PlayerView.sample>`, as OpenSpiel's information-set search needs.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Final
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+from biriba import records
+from biriba.bots.heuristics import greedy_choice, table_of
+from biriba.cards import CARDS, DISTINCT_CARDS, Card
+from biriba.deal import Deal, PlayerView
+from biriba.encoding import (
+    MAX_MOVES,
+    REWARD_SCALE,
+    codec_for,
+    observation_layout,
+    observe_sparse,
+    team_returns,
+)
+from biriba.moves import Discard, Move
+from biriba.rules import RuleSet, full_pack
+
+__all__ = [
+    "GAME_NAME",
+    "BiribaGame",
+    "BiribaObserver",
+    "BiribaState",
+    "ISMCTSPlayer",
+    "TableEvaluator",
+]
+
+#: The name the game is registered under.
+GAME_NAME: Final = "python_biriba"
+
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+
+_DEFAULTS: Final = {"rules": "biriba", "dealer": 0, "max_moves": MAX_MOVES, "scale": REWARD_SCALE}
+
+_GAME_TYPE: Final = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Biriba (biriba library)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def _bound(rules: RuleSet, scale: float) -> float:
+    """A bound on any return: every card's value, the largest biriba bonus per seven
+    cards, the closing bonus and both reserve penalties."""
+    cards = sum(rules.card_value(c) for c in full_pack(rules))
+    bonuses = max(
+        *rules.sequence_bonus,
+        *rules.group_bonus,
+        *(rules.full_sequence_bonus or (0,)),
+        *(rules.bonus_suit_bonus or (0,)),
+    )
+    most = cards + rules.pack_size // rules.biriba_size * bonuses
+    most += rules.closing_bonus + rules.reserve_penalty + rules.unactivated_reserve_penalty
+    return 2 * most / scale
+
+
+class BiribaGame(pyspiel.Game):  # type: ignore[misc]
+    """The OpenSpiel game: parameters ``rules`` (a preset's name), ``dealer`` (its seat),
+    ``max_moves`` (the move cap) and ``scale`` (scores are divided by it)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = {**_DEFAULTS, **(params or {})}
+        rules = RuleSet.named(str(given["rules"]))
+        self.rules = rules
+        self.dealer = int(given["dealer"])
+        self.max_moves = int(given["max_moves"])
+        self.scale = float(given["scale"])
+        self.codec = codec_for(rules)
+        self.layout = observation_layout(rules)
+        bound = _bound(rules, self.scale)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.codec.size,
+            max_chance_outcomes=DISTINCT_CARDS,
+            num_players=rules.players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=rules.pack_size + self.max_moves,
+        )
+        super().__init__(_GAME_TYPE, info, params or {})
+
+    def new_initial_state(self) -> BiribaState:
+        """The state before the first card is dealt."""
+        return BiribaState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> BiribaObserver:
+        """The observer of OpenSpiel's observation API: with perfect recall, the
+        information state; otherwise the observation."""
+        if params:
+            raise ValueError(f"python_biriba takes no observation parameters, got {params}")
+        perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return BiribaObserver(self, perfect)
+
+
+class _Cursor:
+    """Everything a state holds, in one object that OpenSpiel's clone copies cheaply
+    (the game and its codec shared, the deal copied) and its serialization writes as the
+    game's parameters and the deal's record."""
+
+    __slots__ = (
+        "deal",
+        "discarded",
+        "game",
+        "left",
+        "legal",
+        "moves",
+        "pack",
+        "player",
+        "public",
+        "total",
+    )
+
+    def __init__(self, game: BiribaGame) -> None:
+        rules = game.rules
+        self.game = game
+        self.pack: list[Card] = []
+        self.left = [rules.copies(c) for c in CARDS]
+        self.total = rules.pack_size
+        self.deal: Deal | None = None
+        self.moves = 0
+        self.discarded: list[list[int]] = [[0] * DISTINCT_CARDS for _ in range(rules.players)]
+        self.legal: dict[int, Move] | None = None
+        #: OpenSpiel's player to act, worked out after each action (it is asked often).
+        self.player = _CHANCE
+        #: The text of every move played, as every seat saw it (a draw is ``draw``).
+        self.public: list[str] = []
+
+    def set_deal(self, deal: Deal) -> None:
+        """Start playing ``deal``."""
+        self.deal = deal
+        self.total = 0
+        self.public = [str(m) for m in deal.history]
+        self.moves = len(self.public)
+        self.update()
+
+    def update(self) -> None:
+        """Work :attr:`player` out after a move."""
+        deal = self.deal
+        assert deal is not None
+        seat = deal.to_move
+        self.player = _TERMINAL if seat is None or self.moves >= self.game.max_moves else seat
+
+    def copy(self) -> _Cursor:
+        other = _Cursor.__new__(_Cursor)
+        other.game = self.game
+        other.pack = self.pack.copy()
+        other.left = self.left.copy()
+        other.total = self.total
+        other.deal = None if self.deal is None else self.deal.copy()
+        other.moves = self.moves
+        other.discarded = [row.copy() for row in self.discarded]
+        other.legal = None
+        other.player = self.player
+        other.public = self.public.copy()
+        return other
+
+    def __deepcopy__(self, memo: object) -> _Cursor:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        deal = self.deal
+        if deal is None:
+            written = None
+        elif deal.seed is None and deal.start is None:  # a sampled deal: its position
+            written = json.dumps({"position": deal.to_dict()})
+        else:
+            written = records.dumps(records.record_deal(deal))
+        params = dict(self.game.get_parameters())
+        state = ([c.index for c in self.pack], written, self.moves, self.discarded)
+        return (_restore, (params, state))
+
+
+def _restore(params: dict[str, Any], state: tuple[Any, ...]) -> _Cursor:
+    """A :class:`_Cursor` from what its ``__reduce__`` wrote."""
+    game = pyspiel.load_game(GAME_NAME, params)
+    cursor = _Cursor(game)
+    pack, written, cursor.moves, cursor.discarded = state
+    for index in pack:
+        cursor.left[index] -= 1
+        cursor.total -= 1
+        cursor.pack.append(CARDS[index])
+    if written is not None:
+        data = json.loads(written)
+        moves = cursor.moves
+        if "position" in data:
+            cursor.set_deal(Deal.from_dict(data["position"], game.rules))
+        else:
+            found = records.replay(records.loads(written), game.rules)
+            assert isinstance(found, Deal)
+            cursor.set_deal(found)
+        cursor.moves = moves
+        cursor.update()
+    return cursor
+
+
+class BiribaState(pyspiel.State):  # type: ignore[misc]
+    """One deal in progress: its chance part (the pack dealt so far) and then a
+    :class:`~biriba.Deal`."""
+
+    def __init__(self, game: BiribaGame, deal: Deal | None = None) -> None:
+        super().__init__(game)
+        self._c = _Cursor(game)
+        if deal is not None:
+            self._c.set_deal(deal)
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal, once every card is dealt (``None`` while dealing)."""
+        return self._c.deal
+
+    @property
+    def pack(self) -> tuple[Card, ...]:
+        """The cards dealt so far, in pack order."""
+        return tuple(self._c.pack)
+
+    @property
+    def moves(self) -> int:
+        """The moves played so far."""
+        return self._c.moves
+
+    # ------------------------------------------------------------------ the game API
+    def current_player(self) -> int:
+        """The seat to move, OpenSpiel's chance or terminal player id."""
+        return self._c.player
+
+    def is_terminal(self) -> bool:
+        """Whether the deal is over or truncated."""
+        return self._c.player == _TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The next card of the pack: each distinct card left, by its copies left."""
+        c = self._c
+        total = c.total
+        return [(i, n / total) for i, n in enumerate(c.left) if n]
+
+    def _legal_map(self) -> dict[int, Move]:
+        c = self._c
+        found = c.legal
+        if found is None:
+            assert c.deal is not None
+            found = c.legal = c.game.codec.legal_actions(c.deal)
+        return found
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self._c.player or self._c.deal is None:
+            return []
+        return list(self._legal_map())
+
+    def _apply_action(self, action: int) -> None:
+        c = self._c
+        deal = c.deal
+        if deal is None:
+            left = c.left
+            if not left[action]:
+                raise ValueError(f"no copy of {CARDS[action]} is left to deal")
+            left[action] -= 1
+            c.total -= 1
+            c.pack.append(CARDS[action])
+            if not c.total:
+                game = c.game
+                c.set_deal(Deal.from_pack(c.pack, game.rules, dealer=game.dealer))
+            return
+        move = self._legal_map().get(action)
+        if move is None:
+            raise ValueError(f"action {action} ({c.game.codec.describe(action)}) is not legal")
+        if type(move) is Discard:
+            c.discarded[deal.to_move or 0][move.card.index] += 1
+        deal.play_unchecked(move)
+        c.public.append(str(move))
+        c.moves += 1
+        c.legal = None
+        c.update()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {CARDS[action]}"
+        if self._c.deal is not None and player == self.current_player():
+            move = self._legal_map().get(action)
+            if move is not None:
+                return str(move)
+        return str(self._c.game.codec.describe(action))
+
+    def returns(self) -> list[float]:
+        """Each seat's team score less the mean of the others', scaled; zeros until the
+        game ends."""
+        c = self._c
+        deal = c.deal
+        rules = c.game.rules
+        if deal is None or not self.is_terminal():
+            return [0.0] * rules.players
+        return team_returns(deal, c.game.scale)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BiribaState:
+        """A state the seat cannot tell from this one: the cards it cannot see dealt at
+        random (:meth:`PlayerView.sample <biriba.PlayerView.sample>`), seeded from
+        ``probability_sampler``. The sampled deal has the public history but cannot be
+        undone past the view."""
+        c = self._c
+        if c.deal is None:
+            clone: BiribaState = self.clone()
+            return clone
+        rng = random.Random(int(probability_sampler() * 2**52))
+        state = BiribaState(c.game, c.deal.view(player_id).sample(rng))
+        cursor = state._c
+        cursor.moves = c.moves
+        cursor.discarded = [row.copy() for row in c.discarded]
+        cursor.update()
+        return state
+
+    def __str__(self) -> str:
+        c = self._c
+        if c.deal is None:
+            return f"dealing: {len(c.pack)} of {c.game.rules.pack_size} cards"
+        return json.dumps(c.deal.to_dict(), separators=(",", ":"))
+
+
+def _info_string(state: BiribaState, player: int, *, history: bool) -> str:
+    """The information-state string (``history``) or the observation string of
+    ``player``."""
+    c = state._c
+    deal = c.deal
+    if deal is None:
+        rules = c.game.rules
+        n = rules.players
+        dealer = c.game.dealer
+        mine = [
+            str(card)
+            for i, card in enumerate(c.pack[: n * rules.hand_size])
+            if (dealer + 1 + i) % n == player
+        ]
+        return f"seat {player} dealt {' '.join(mine)}"
+    if history:
+        hand = " ".join(map(str, deal.hand(player)))
+        pile = " ".join(map(str, deal.discard_pile))
+        return f"seat {player} hand {hand} pile {pile} moves " + "; ".join(c.public)
+    data = deal.view(player).to_dict()
+    del data["history"]
+    return json.dumps(data, separators=(",", ":"))
+
+
+class BiribaObserver:
+    """OpenSpiel's observer: ``tensor`` (float32) and ``dict`` (its named parts)."""
+
+    def __init__(self, game: BiribaGame, perfect_recall: bool) -> None:
+        self.game = game
+        self.perfect_recall = perfect_recall
+        layout = game.layout
+        parts = dict(layout.parts)
+        size = layout.size
+        if perfect_recall:
+            parts["discarded"] = (size, game.rules.players * DISTINCT_CARDS)
+            size += game.rules.players * DISTINCT_CARDS
+        self.tensor: Any = np.zeros(size, np.float32)
+        self.dict = {name: self.tensor[s : s + n] for name, (s, n) in parts.items()}
+        self._observation = self.tensor[: layout.size]
+        self._discarded = self.tensor[layout.size :]
+
+    def set_from(self, state: BiribaState, player: int) -> None:
+        """Fill :attr:`tensor` from ``player``'s point of view (zeros while dealing)."""
+        deal = state.deal
+        self.tensor.fill(0)
+        if deal is None:
+            return
+        found = observe_sparse(deal.view(player))
+        self._observation[list(found)] = list(found.values())
+        if self.perfect_recall:
+            discarded = state._c.discarded
+            n = len(discarded)
+            rows: list[int] = []
+            for step in range(n):
+                rows += discarded[(player + step) % n]
+            self._discarded[:] = rows
+
+    def string_from(self, state: BiribaState, player: int) -> str:
+        """The information-state or observation string of ``player``."""
+        return _info_string(state, player, history=self.perfect_recall)
+
+
+class TableEvaluator(mcts.Evaluator):  # type: ignore[misc]
+    """A leaf evaluator for OpenSpiel's tree searches (``mcts``, ``ismcts``): the deal
+    played on for ``horizon`` moves by the greedy heuristic of
+    :class:`~biriba.bots.GreedyBot` for every seat, then scored as if it ended there
+    (:func:`biriba.encoding.team_returns`). Uniform priors. Much cheaper than random play
+    to the end of a deal, which takes about 240 moves."""
+
+    def __init__(self, horizon: int = 0, seed: int | str | None = None) -> None:
+        self.horizon = horizon
+        self.rng = random.Random(seed)
+
+    def evaluate(self, state: BiribaState) -> Any:
+        """The returns of ``state`` after the greedy play-out."""
+        c = state._c
+        deal = c.deal
+        if deal is None or state.is_terminal():
+            return np.array(state.returns())
+        if self.horizon:
+            deal = deal.copy()
+            for _ in range(self.horizon):
+                if deal.is_over:
+                    break
+                deal.play_unchecked(greedy_choice(table_of(deal), deal.legal_moves(), self.rng))
+        return np.array(team_returns(deal, c.game.scale))
+
+    def prior(self, state: BiribaState) -> list[tuple[int, float]]:
+        """Equal priors over the legal actions (the chance outcomes at a chance node)."""
+        if state.is_chance_node():
+            return list(state.chance_outcomes())
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+class ISMCTSPlayer:
+    """A :class:`~biriba.bots.Bot` that plays by OpenSpiel's information-set Monte Carlo
+    tree search (``open_spiel.python.algorithms.ismcts``) through this game.
+
+    At each decision with a choice it builds a state from a deal consistent with the view
+    (:meth:`PlayerView.sample <biriba.PlayerView.sample>`) and asks the search, which
+    samples worlds again at each of its ``simulations`` simulations through
+    :meth:`BiribaState.resample_from_infostate`; leaves are valued by
+    :class:`TableEvaluator` (``horizon`` greedy moves, then the table's score). Seeded, so
+    a game between bots is reproducible.
+    """
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        *,
+        simulations: int = 100,
+        uct_c: float = 2.0,
+        horizon: int = 0,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.simulations = simulations
+        self.uct_c = uct_c
+        self.horizon = horizon
+        self._search_seed = self.rng.getrandbits(31)
+        self._searches: dict[str, Any] = {}
+
+    def _search(self, rules: RuleSet) -> tuple[BiribaGame, Any]:
+        found = self._searches.get(rules.name)
+        if found is None:
+            game = pyspiel.load_game(GAME_NAME, {"rules": rules.name})
+            bot = ismcts.ISMCTSBot(
+                game,
+                TableEvaluator(self.horizon, seed=self._search_seed),
+                uct_c=self.uct_c,
+                max_simulations=self.simulations,
+                random_state=np.random.RandomState(self._search_seed),
+            )
+            found = self._searches[rules.name] = (game, bot)
+        return found
+
+    def choose(self, view: PlayerView) -> Move:
+        """The move the search finds best."""
+        moves = view.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        game, bot = self._search(view.rules)
+        state = BiribaState(game, view.sample(self.rng))
+        action = int(bot.step(state))
+        return game.codec.decode(action, view)
+
+    def __repr__(self) -> str:
+        return f"ISMCTSPlayer(simulations={self.simulations}, horizon={self.horizon})"
+
+
+pyspiel.register_game(_GAME_TYPE, BiribaGame)

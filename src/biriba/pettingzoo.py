@@ -1,0 +1,181 @@
+"""Biriba as a PettingZoo environment (``pip install biriba[pettingzoo]``).
+
+An AEC (turn-based) environment with one agent per seat, ``player_0`` … ``player_3``::
+
+    from biriba.pettingzoo import env
+
+    game = env(render_mode="ansi")
+    game.reset(seed=42)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        if termination or truncation:
+            action = None
+        else:
+            mask = observation["action_mask"]
+            action = game.action_space(agent).sample(mask)
+        game.step(action)
+
+One episode is one deal, shuffled from the seed given to ``reset``. Actions are the ids of
+:func:`biriba.encoding.codec_for` (a ``Discrete`` space); each observation is a dict of
+``"observation"``, the seat's view encoded by :func:`biriba.encoding.observe` (float32;
+``compact=True`` for the compact form), and ``"action_mask"``, 1 at each legal id (int8;
+all zeros when the agent is not to move). Rewards are 0 until the deal ends; then each
+agent gets :func:`biriba.encoding.team_returns`: its team's score less the other team's,
+divided by ``scale``. A deal still running after ``max_moves`` moves is truncated and
+scored as if it ended there.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from biriba.deal import Deal
+from biriba.encoding import (
+    MAX_MOVES,
+    REWARD_SCALE,
+    codec_for,
+    observation_layout,
+    observe_array,
+    team_returns,
+)
+from biriba.moves import Move
+from biriba.rules import BIRIBA, RuleSet
+
+__all__ = ["BiribaEnv", "env", "raw_env"]
+
+_NAME: Final = "biriba_v0"
+
+
+class BiribaEnv(AECEnv):  # type: ignore[misc]
+    """The AEC environment; :func:`env` wraps it in PettingZoo's order checks."""
+
+    metadata: Final = {"render_modes": ["ansi"], "name": _NAME, "is_parallelizable": False}
+
+    def __init__(
+        self,
+        rules: RuleSet = BIRIBA,
+        *,
+        render_mode: str | None = None,
+        max_moves: int = MAX_MOVES,
+        scale: float = REWARD_SCALE,
+        compact: bool = False,
+    ) -> None:
+        super().__init__()
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', got {render_mode!r}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.max_moves = max_moves
+        self.scale = scale
+        self.compact = compact
+        self.codec = codec_for(rules)
+        size = observation_layout(rules, compact=compact).size
+        self.possible_agents = [f"player_{seat}" for seat in range(rules.players)]
+        self.agents: list[str] = []
+        box = spaces.Box(0, rules.pack_size, (size,), np.float32)
+        mask = spaces.Box(0, 1, (self.codec.size,), np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.codec.size) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.deal: Deal | None = None
+        self.moves = 0
+        self._legal: dict[int, Move] = {}
+
+    def observation_space(self, agent: str) -> Any:
+        """The agent's observation space (the same for every agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        """The agent's action space: ``Discrete(codec.size)``."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new deal: shuffled from ``seed`` (or from the previous episode's
+        generator); ``options={"dealer": seat}`` picks the dealer (0 by default)."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        dealer = int((options or {}).get("dealer", 0))
+        self.deal = Deal.new(self.rules, seed=self._rng.getrandbits(63), dealer=dealer)
+        self.moves = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        deal = self.deal
+        assert deal is not None and deal.to_move is not None
+        self.agent_selection = self.possible_agents[deal.to_move]
+        self._legal = self.codec.legal_actions(deal)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's view, encoded, and its action mask."""
+        deal = self.deal
+        assert deal is not None, "reset() first"
+        seat = self.possible_agents.index(agent)
+        observation = observe_array(deal.view(seat), compact=self.compact)
+        mask: Any = np.zeros(self.codec.size, np.int8)
+        if seat == deal.to_move and agent == self.agent_selection:
+            mask[list(self._legal)] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play the selected agent's action (``None`` once it is terminated or truncated)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        deal = self.deal
+        assert deal is not None
+        move = self._legal.get(int(action)) if action is not None else None
+        if move is None:
+            raise ValueError(f"action {action} is not legal for {agent}")
+        deal.play(move)
+        self.moves += 1
+        self._cumulative_rewards[agent] = 0.0
+        if deal.is_over or self.moves >= self.max_moves:
+            returns = team_returns(deal, self.scale)
+            self.rewards = {a: returns[i] for i, a in enumerate(self.possible_agents)}
+            if deal.is_over:
+                self.terminations = dict.fromkeys(self.agents, True)
+            else:
+                self.truncations = dict.fromkeys(self.agents, True)
+            self._legal = {}
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The deal as text (``render_mode="ansi"``), else nothing."""
+        if self.render_mode != "ansi" or self.deal is None:
+            return None
+        return str(self.deal)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def raw_env(**kwargs: Any) -> BiribaEnv:
+    """The environment without PettingZoo's wrappers."""
+    return BiribaEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> Any:
+    """The environment in PettingZoo's usual wrappers (actions checked against the space,
+    methods called in order)."""
+    wrapped = wrappers.AssertOutOfBoundsWrapper(BiribaEnv(**kwargs))
+    return wrappers.OrderEnforcingWrapper(wrapped)

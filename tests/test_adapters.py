@@ -1,0 +1,200 @@
+"""The optional adapters: PettingZoo (biriba[pettingzoo]), OpenSpiel (biriba[openspiel]) and
+simulations on a Dask cluster (biriba[dask]). Each test is skipped, with the reason, when
+its extra is not installed."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from biriba import Deal, full_pack
+from biriba.encoding import codec_for, team_returns
+
+
+def _pettingzoo() -> Any:
+    pytest.importorskip("pettingzoo", reason="biriba[pettingzoo] is not installed")
+    from biriba import pettingzoo
+
+    return pettingzoo
+
+
+def _openspiel() -> tuple[Any, Any]:
+    pyspiel = pytest.importorskip("pyspiel", reason="biriba[openspiel] is not installed")
+    from biriba import openspiel
+
+    return pyspiel, openspiel
+
+
+# ------------------------------------------------------------------------------ PettingZoo
+def test_pettingzoo_api_test() -> None:
+    adapter = _pettingzoo()
+    from pettingzoo.test import api_test
+
+    api_test(adapter.env(render_mode="ansi"), num_cycles=400)
+
+
+def test_pettingzoo_seed_test() -> None:
+    adapter = _pettingzoo()
+    from pettingzoo.test import seed_test
+
+    seed_test(adapter.env, num_cycles=100)
+
+
+def test_pettingzoo_plays_a_deal_to_its_rewards() -> None:
+    adapter = _pettingzoo()
+    env = adapter.raw_env(render_mode="ansi")
+    env.reset(seed=7)
+    rng = random.Random(7)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        totals[agent] += reward
+        if termination or truncation:
+            env.step(None)
+            continue
+        mask = observation["action_mask"]
+        legal = [i for i, bit in enumerate(mask) if bit]
+        assert legal == codec_for(env.rules).legal_ids(env.deal)
+        env.step(rng.choice(legal))
+    assert env.deal.is_over
+    expected = team_returns(env.deal, env.scale)
+    assert [totals[a] for a in env.possible_agents] == expected
+    assert "seat 0" in env.render()
+
+
+def test_pettingzoo_truncates_at_the_move_cap() -> None:
+    adapter = _pettingzoo()
+    env = adapter.raw_env(max_moves=30)
+    env.reset(seed=1)
+    steps = 0
+    for _agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            assert truncation and not termination
+            env.step(None)
+            continue
+        legal = [i for i, bit in enumerate(observation["action_mask"]) if bit]
+        env.step(legal[0])
+        steps += 1
+    assert steps == 30 and not env.deal.is_over
+
+
+# ------------------------------------------------------------------------------ OpenSpiel
+@pytest.mark.parametrize("serialize", [False, True])
+def test_openspiel_random_sim_test(serialize: bool) -> None:
+    pyspiel, _ = _openspiel()
+    game = pyspiel.load_game("python_biriba")
+    pyspiel.random_sim_test(game, num_sims=2, serialize=serialize, verbose=False)
+
+
+def _dealt_state(game: Any, seed: int) -> Any:
+    """The state after dealing the pack that ``Deal.new(seed=seed)`` deals."""
+    pack = list(full_pack(game.rules))
+    random.Random(seed).shuffle(pack)
+    state = game.new_initial_state()
+    for card in pack:
+        assert state.is_chance_node()
+        assert card.index in dict(state.chance_outcomes())
+        state.apply_action(card.index)
+    return state
+
+
+def test_openspiel_deals_by_chance_and_plays_the_library() -> None:
+    pyspiel, _ = _openspiel()
+    game = pyspiel.load_game("python_biriba")
+    state = _dealt_state(game, 4)
+    deal = Deal.new(seed=4)
+    assert state.deal.to_dict() == deal.to_dict()
+    codec = codec_for(deal.rules)
+    rng = random.Random(4)
+    while not state.is_terminal():
+        assert state.legal_actions() == codec.legal_ids(deal)
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        deal.play(codec.decode(action, deal))
+    assert deal.is_over
+    assert state.returns() == team_returns(deal, game.scale)
+    copy = game.deserialize_state(state.serialize())
+    assert str(copy) == str(state) and copy.returns() == state.returns()
+
+
+def test_openspiel_tensors_and_resampling() -> None:
+    pyspiel, _ = _openspiel()
+    game = pyspiel.load_game("python_biriba")
+    state = _dealt_state(game, 8)
+    rng = random.Random(8)
+    for _ in range(70):
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    assert len(state.observation_tensor(seat)) == game.observation_tensor_size()
+    assert len(state.information_state_tensor(seat)) == game.information_state_tensor_size()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(3):
+        other = state.resample_from_infostate(seat, sampler)
+        assert other.information_state_string(seat) == state.information_state_string(seat)
+        assert other.observation_tensor(seat) == state.observation_tensor(seat)
+        assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
+        assert other.legal_actions() == state.legal_actions()
+        assert str(other) != str(state)  # the hidden cards were dealt again
+
+
+def test_openspiel_ismcts_plays_full_deals() -> None:
+    """OpenSpiel's ISMCTS, resampling through the adapter, plays both seats of team 0 to
+    the end of two deals against random play."""
+    pyspiel, adapter = _openspiel()
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts
+
+    game = pyspiel.load_game("python_biriba")
+    bot = ismcts.ISMCTSBot(
+        game,
+        adapter.TableEvaluator(horizon=2, seed=1),
+        uct_c=2.0,
+        max_simulations=8,
+        random_state=np.random.RandomState(1),
+    )
+    for seed in range(2):
+        state = _dealt_state(game, 100 + seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player() % 2 == 0:
+                action = bot.step(state)
+            else:
+                action = rng.choice(state.legal_actions())
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert state.deal.is_over or state.moves == game.max_moves
+        assert sum(state.returns()) == pytest.approx(0)
+
+
+def test_ismcts_player_is_a_bot() -> None:
+    _, adapter = _openspiel()
+    from biriba.bots import RandomBot, play_deal
+
+    deal = Deal.new(seed=21)
+    players = [adapter.ISMCTSPlayer(seed=1, simulations=4), RandomBot(seed=2)] * 2
+    assert play_deal(deal, players).is_over
+
+
+# ------------------------------------------------------------------------------ Dask
+def test_simulate_on_a_dask_cluster() -> None:
+    """``simulate`` on a Dask LocalCluster of two worker processes gives what it gives in
+    one process with the same seed."""
+    pytest.importorskip("distributed", reason="biriba[dask] is not installed")
+    from distributed import Client, LocalCluster
+
+    from biriba.simulate import simulate
+
+    local = simulate(["greedy", "random"], deals=12, seed="dask", workers=1)
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        remote = simulate(
+            ["greedy", "random"], deals=12, seed="dask", executor=client.get_executor()
+        )
+    assert remote == local
