@@ -1,4 +1,5 @@
-"""Benchmark the engine: random deals, legal moves, copy, play+undo, score, positions.
+"""Benchmark the engine: random deals, legal moves, copy, play+undo, score, positions; the
+encoding for learning, and the OpenSpiel adapter against the library's own loop.
 
 Standard library timing only. Run ``python benchmarks/run.py`` (about 15 seconds; ``--quick``
 for a few seconds); it prints a table and writes ``benchmarks/results.json``.
@@ -16,7 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from biriba import Deal, Meld, Phase, engine, enumeration
+from biriba import BIRIBA, Deal, Meld, Phase, PlayerView, engine, enumeration
+from biriba.encoding import codec_for, observe
 
 HERE = Path(__file__).parent
 
@@ -171,7 +173,7 @@ def legal_moves_rates(positions: list[dict[str, Any]]) -> tuple[float, float, fl
 def open_spiel_games_per_second(seconds: float) -> float | None:
     """OpenSpiel's gin rummy under uniform random bots, if ``open_spiel`` is installed."""
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("gin_rummy")
@@ -188,6 +190,114 @@ def open_spiel_games_per_second(seconds: float) -> float | None:
                 state.apply_action(rng.choice(state.legal_actions()))
         games += 1
     return games / (time.perf_counter() - start)
+
+
+def mid_deal_views(count: int) -> list[PlayerView]:
+    """The view of the seat to move after 120 moves of random play (mid-deal: melds on
+    the table, a discard pile, known cards)."""
+    views = []
+    for i in range(count):
+        deal = Deal.new(seed=90_000 + i, dealer=i % 4)
+        rng = random.Random(i)
+        for _ in range(120):
+            if deal.is_over:
+                break
+            deal.play(rng.choice(deal.legal_moves()))
+        if deal.to_move is not None:
+            views.append(deal.view(deal.to_move))
+    return views
+
+
+def encoding_times(count: int, repeat: int) -> dict[str, float]:
+    """Microseconds per call of the encoding (biriba.encoding) on mid-deal views: the
+    observation, full and compact, and the legal ids of the seat to move."""
+    views = mid_deal_views(count)
+    codec = codec_for(BIRIBA)
+    out = {}
+    for name, compact in (("observe_full_us", False), ("observe_compact_us", True)):
+        start = time.perf_counter()
+        for _ in range(repeat):
+            for view in views:
+                observe(view, compact=compact)
+        out[name] = (time.perf_counter() - start) / (repeat * len(views)) * 1e6
+    for view in views:
+        view.legal_moves()  # listed once: the codec's own cost is timed
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for view in views:
+            codec.legal_ids(view)
+    out["legal_ids_us"] = (time.perf_counter() - start) / (repeat * len(views)) * 1e6
+    return out
+
+
+def _chance(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
+    """An outcome drawn by its probability."""
+    point = rng.random()
+    for action, probability in outcomes:
+        point -= probability
+        if point < 0:
+            return action
+    return outcomes[-1][0]
+
+
+def adapter_costs(count: int, rounds: int) -> dict[str, float] | None:
+    """Microseconds per move of uniform random deals played through the library (checked
+    ``play``), through OpenSpiel's state API of ``python_biriba`` (dealing by its chance
+    nodes included), and through that API with an observation tensor of the seat to move
+    at every move; the same deals, run in turn ``rounds`` times in this process. ``None``
+    when biriba[openspiel] is not installed."""
+    try:
+        import pyspiel
+
+        from biriba import openspiel  # noqa: F401  (registers python_biriba)
+    except ImportError:
+        return None
+    game = pyspiel.load_game("python_biriba")
+
+    def library() -> int:
+        moves = 0
+        for i in range(count):
+            deal = Deal.new(seed=i)
+            rng = random.Random(i)
+            while not deal.is_over:
+                deal.play(rng.choice(deal.legal_moves()))
+                moves += 1
+        return moves
+
+    def spiel(tensor: bool) -> int:
+        moves = 0
+        for i in range(count):
+            state = game.new_initial_state()
+            rng = random.Random(i)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(_chance(state.chance_outcomes(), rng))
+                    continue
+                if tensor:
+                    state.observation_tensor(state.current_player())
+                state.apply_action(rng.choice(state.legal_actions()))
+                moves += 1
+        return moves
+
+    runs: dict[str, Callable[[], int]] = {
+        "library_us_per_move": library,
+        "open_spiel_us_per_move": lambda: spiel(False),
+        "open_spiel_tensor_us_per_move": lambda: spiel(True),
+    }
+    spent = dict.fromkeys(runs, 0.0)
+    moves = dict.fromkeys(runs, 0)
+    for _ in range(rounds):
+        for name, run in runs.items():
+            clear_caches()  # each run starts from the same cold caches
+            start = time.perf_counter()
+            moves[name] += run()
+            spent[name] += time.perf_counter() - start
+    out = {name: spent[name] / moves[name] * 1e6 for name in runs}
+    out["open_spiel_ratio"] = out["open_spiel_us_per_move"] / out["library_us_per_move"]
+    out["open_spiel_tensor_ratio"] = (
+        out["open_spiel_tensor_us_per_move"] / out["library_us_per_move"]
+    )
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -232,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
             deal.undo()
 
     results["play_undo_per_s"] = rate(play_undo, max(10, repeat // 200)) * len(pairs)
+    results["encoding"] = encoding_times(max(10, int(40 * scale)), max(20, int(200 * scale)))
+    results["adapters"] = adapter_costs(max(2, int(20 * scale)), 1 if args.quick else 3)
     spiel = open_spiel_games_per_second(10 * scale)
     results["open_spiel_gin_rummy_games_per_s"] = spiel
     if spiel:
@@ -262,6 +374,33 @@ def main(argv: list[str] | None = None) -> int:
         ("from_dict_per_s", "from_dict() / s"),
     ):
         rows.append((label, f"{results[key]:,.0f}"))
+    encoding = results["encoding"]
+    rows.append(("mid-deal observation, full / compact (us)", ""))
+    rows.append(
+        ("  observe()", f"{encoding['observe_full_us']:.1f} / {encoding['observe_compact_us']:.1f}")
+    )
+    rows.append(("legal ids of a view (us)", f"{encoding['legal_ids_us']:.1f}"))
+    adapters = results["adapters"]
+    if adapters:
+        rows.append(("us per move: library / python_biriba", ""))
+        rows.append(
+            (
+                "  state API",
+                f"{adapters['library_us_per_move']:.0f} / "
+                f"{adapters['open_spiel_us_per_move']:.0f} "
+                f"({adapters['open_spiel_ratio']:.2f}x)",
+            )
+        )
+        rows.append(
+            (
+                "  state API + observation tensor",
+                f"{adapters['library_us_per_move']:.0f} / "
+                f"{adapters['open_spiel_tensor_us_per_move']:.0f} "
+                f"({adapters['open_spiel_tensor_ratio']:.2f}x)",
+            )
+        )
+    else:
+        rows.append(("python_biriba (biriba[openspiel])", "not installed"))
     if spiel:
         rows.append(("OpenSpiel gin rummy games / s", f"{spiel:,.0f}"))
         rows.append(("ratio deals / gin games", f"{results['ratio_to_open_spiel']:.2f}"))
