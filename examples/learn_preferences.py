@@ -82,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     after = sum(play(prefs, s) for s in seeds) / args.test
     print(f"{codec_for().size} action ids; {args.deals} training deals")
     print("preferences: " + ", ".join(f"{k} {p:+.2f}" for k, p in zip(KINDS, prefs, strict=True)))
-    print(f"team 0's mean reward on {args.test} new deals: {before:+.3f} before, {after:+.3f} after")
+    print(f"team 0's mean reward on {args.test} new deals: {before:+.3f} before, ", end="")
+    print(f"{after:+.3f} after")
     return 0
 
 

@@ -89,6 +89,34 @@ def test_openspiel_random_sim_test(serialize: bool) -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=serialize, verbose=False)
 
 
+@pytest.mark.parametrize("name", ["buraco", "biriba-kozi", "biriba-6"])
+def test_openspiel_other_rule_sets(name: str) -> None:
+    pyspiel, adapter = _openspiel()
+    from biriba import RuleSet
+
+    game = pyspiel.load_game("python_biriba", {"rules": name})
+    assert game.num_players() == RuleSet.named(name).players
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    variant = RuleSet.named(name).evolve(name="mine", keep_after_melding=1)
+    parameter = adapter.rules_parameter(variant)
+    assert adapter.rules_of(parameter) == variant
+    pyspiel.random_sim_test(
+        pyspiel.load_game("python_biriba", {"rules": parameter}),
+        num_sims=1,
+        serialize=True,
+        verbose=False,
+    )
+
+
+def test_pettingzoo_buraco() -> None:
+    adapter = _pettingzoo()
+    from pettingzoo.test import api_test
+
+    from biriba import BURACO
+
+    api_test(adapter.env(rules=BURACO), num_cycles=200)
+
+
 def _dealt_state(game: Any, seed: int) -> Any:
     """The state after dealing the pack that ``Deal.new(seed=seed)`` deals."""
     pack = list(full_pack(game.rules))

@@ -16,7 +16,11 @@ from biriba import (
     Deal,
     IllegalMoveError,
     LayMeld,
+    MeldKind,
     Move,
+    NameSuit,
+    Redraw,
+    RuleSet,
     TakeDiscard,
     enumerate_melds,
     full_pack,
@@ -98,6 +102,41 @@ def test_codec_is_one_to_one_over_play(policy: Policy, deals: int) -> None:
     assert most > 20  # the positions checked had real choices
 
 
+@pytest.mark.parametrize("name", RuleSet.preset_names())
+def test_codec_is_one_to_one_under_every_preset(name: str) -> None:
+    rules = RuleSet.named(name)
+    rng = random.Random(name)
+    deal = Deal.new(rules, seed=f"codec/{name}")
+    for _ in range(250):
+        if deal.is_over:
+            break
+        check_position(deal)
+        deal.play(melding_policy(deal, rng) if rng.random() < 0.5 else random_policy(deal, rng))
+
+
+def test_redraw_and_kozi_have_their_ids() -> None:
+    """Z2.2's redraw and V1's kózi are keyword ids of the rule sets that have them, after
+    ``pass``; the ids of ``biriba`` do not move."""
+    buraco = codec_for(BURACO)
+    assert [str(m) for m in buraco.keywords] == ["draw", "take", "pass", "redraw"]
+    kozi = codec_for(RuleSet.named("biriba-kozi"))
+    assert [str(m) for m in kozi.keywords[3:]] == ["kozi C", "kozi D", "kozi H", "kozi S"]
+    assert codec_for(BIRIBA).keywords == kozi.keywords[:3]
+    deal = Deal.new(BURACO, seed=1)
+    deal.play("draw")
+    assert Redraw() in deal.legal_moves()
+    assert codec_for(BURACO).encode(Redraw(), deal) == 3
+    check_position(deal)
+    seed = next(
+        s
+        for s in range(2000)
+        if any(isinstance(m, NameSuit) for m in Deal.new(kozi.rules, seed=s).legal_moves())
+    )
+    deal = Deal.new(kozi.rules, seed=seed)
+    assert check_position(deal) == 4
+    assert kozi.legal_ids(deal) == [3, 4, 5, 6]
+
+
 def test_biriba_sizes() -> None:
     """The figures the first measurement of the pack gave: 15,692 melds, 36 slots of 53
     cards with 2 places, 19,564 ids."""
@@ -122,20 +161,24 @@ def test_sizes_follow_the_rule_set() -> None:
     assert codec.melds == enumerate_melds(full_pack(BURACO), BURACO)
     assert codec.slots == 106 // 3
     assert codec.places == 4
-    assert codec.size == 3 + 53 + len(codec.melds) + codec.slots * 53 * 4
+    assert codec.size == 4 + 53 + len(codec.melds) + codec.slots * 53 * 4  # redraw: 4 keywords
     assert all(len(m) <= 6 for m in codec.melds)
+    assert any(m.kind is MeldKind.WILD for m in codec.melds)  # Z3.7
 
 
 @pytest.mark.parametrize(
-    "rules", [BIRIBA, BURACO, BIRIBA.evolve(name="two-subs", max_substitutes=2)], ids=str
+    "rules",
+    [BIRIBA, BURACO, BIRIBA.evolve(name="two-subs", max_substitutes=2)],
+    ids=lambda r: r.name,
 )
-def test_additions_fit_the_places(rules: object) -> None:
+def test_additions_fit_the_places(rules: RuleSet) -> None:
     """No addition has more outcomes than the codec's places, and the sort key of the
     outcomes of one addition tells them all apart (so the order is fixed)."""
-    codec = codec_for(rules)  # type: ignore[arg-type]
+    codec = codec_for(rules)
     rng = random.Random(5)
     most = 0
-    for meld in rng.sample(codec.melds, 1500):
+    wild = [m for m in codec.melds if m.kind is MeldKind.WILD]  # Z3.7, all of them
+    for meld in rng.sample(codec.melds, 1500) + wild:
         for card in CARDS:
             outcomes = meld.extensions(card)
             most = max(most, len(outcomes))

@@ -182,12 +182,6 @@ class Deal:
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
         _check_seat(dealer, rules)
-        missing = unsupported(rules)
-        if missing:
-            raise BiribaError(
-                f"the deal engine does not support the rule set {rules.name!r} yet: {missing[1]}",
-                rule=missing[0],
-            )
         cards = list(pack)
         for card in cards:
             if not isinstance(card, Card):

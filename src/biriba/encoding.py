@@ -38,14 +38,24 @@ from typing import Any, Final
 
 import attrs
 
-from biriba.cards import DISTINCT_CARDS, Card
+from biriba.cards import DISTINCT_CARDS, Card, Suit
 from biriba.deal import Deal, PlayerView
 from biriba.enumeration import enumerate_melds
 from biriba.errors import BiribaError, IllegalMoveError
 from biriba.melds import Meld, MeldKind
-from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
+from biriba.moves import (
+    AddToMeld,
+    Discard,
+    DrawStock,
+    LayMeld,
+    Move,
+    NameSuit,
+    Pass,
+    Redraw,
+    TakeDiscard,
+)
 from biriba.position import Phase
-from biriba.rules import BIRIBA, RuleSet, full_pack
+from biriba.rules import BIRIBA, RuleSet, StockExhausted, full_pack
 
 __all__ = [
     "ENCODING_VERSION",
@@ -88,8 +98,15 @@ def outcome_order(meld: Meld) -> tuple[int, tuple[int, ...]]:
 
 
 def _keyword_moves(rules: RuleSet) -> tuple[Move, ...]:
-    """The moves without a card, in the order of their ids."""
-    return (DrawStock(), TakeDiscard(), Pass())
+    """The moves without a card, in the order of their ids: ``draw``, ``take``, ``pass``,
+    then ``redraw`` where the rule set has it (Z2.2), then ``kozi C`` to ``kozi S`` where
+    it has kózi (V1). A rule set without them keeps the ids of the others."""
+    moves: list[Move] = [DrawStock(), TakeDiscard(), Pass()]
+    if rules.first_turn_redraw:
+        moves.append(Redraw())
+    if rules.bonus_suit_bonus is not None:
+        moves += [NameSuit(suit) for suit in Suit]
+    return tuple(moves)
 
 
 def _places(rules: RuleSet) -> int:
@@ -107,20 +124,24 @@ class ActionCodec:
 
     The ids, in order (``k`` keyword moves, ``M`` melds, ``S`` slots, ``P`` places):
 
-    ================================  =====================================================
-    ids                               moves
-    ================================  =====================================================
-    ``0 .. k-1``                      ``draw``, ``take``, ``pass``
-    ``k + c``                         ``discard`` of the card with
-                                      :attr:`Card.index <biriba.Card.index>` ``c`` (53)
-    ``k + 53 + m``                    ``meld`` of :attr:`melds` ``[m]``: every meld the
-                                      rule set's whole pack can lay, in the order
-                                      :func:`~biriba.enumerate_melds` gives them
-    ``k + 53 + M + (s·53 + c)·P + p`` ``add s c``: the card ``c`` added to the team's meld
-                                      in slot ``s`` (its index in ``deal.melds(team)``),
-                                      outcome ``p`` of the addition's outcomes sorted by
-                                      :func:`outcome_order` (0 when it has one)
-    ================================  =====================================================
+    ====================================  ===================================================
+    ids                                   moves
+    ====================================  ===================================================
+    ``0 .. k-1``                          ``draw``, ``take``, ``pass``; then ``redraw``
+                                          where the rule set has it (Z2.2); then
+                                          ``kozi C``, ``kozi D``, ``kozi H``, ``kozi S``
+                                          where it has kózi (V1)
+    ``k + c``                             ``discard`` of the card with
+                                          :attr:`Card.index <biriba.Card.index>` ``c``
+    ``k + 53 + m``                        ``meld`` of :attr:`melds` ``[m]``: every meld the
+                                          rule set's whole pack can lay, in the order
+                                          :func:`~biriba.enumerate_melds` gives them
+    ``k + 53 + M + (s·53 + c)·P + p``     ``add s c``: the card ``c`` added to the team's
+                                          meld in slot ``s`` (its index in
+                                          ``deal.melds(team)``), outcome ``p`` of the
+                                          addition's outcomes sorted by
+                                          :func:`outcome_order` (0 when it has one)
+    ====================================  ===================================================
 
     ``S`` is the pack's size divided by the fewest cards of a meld (a team never has more
     melds: 36 in ``biriba``), ``P`` the most outcomes an addition can have (2 with one
@@ -424,6 +445,14 @@ def observation_layout(rules: RuleSet = BIRIBA, *, compact: bool = False) -> Obs
     ``passes``          1             passes in a row (B4.4)
     ``phase``           2             1 at draw or at play (both 0 once the deal is over)
     ``to_move``         n             1 at the seat to move
+    ``redraw``          1 + 53        only where the rule set has the redraw (Z2.2):
+                                      whether it is still open, and 1 at the card it would
+                                      put on the pile when the viewer drew it
+    ``last_turn``       1             only where the morto becomes the stock (Z4.3): the
+                                      deal's last turn
+    ``bonus_suit``      4             only with kózi (V1): 1 at the bonus suit, once named
+    ``opening``         1             only with an entry minimum (V3): the team to move had
+                                      no meld when its turn began
     ``melds``           t·S·54        full form: by team and slot, the meld's 53 card counts
                                       and the rank its sequence starts at (0: a group or no
                                       meld)
@@ -456,6 +485,14 @@ def observation_layout(rules: RuleSet = BIRIBA, *, compact: bool = False) -> Obs
         ("phase", 2),
         ("to_move", n),
     ]
+    if rules.first_turn_redraw:
+        sizes.append(("redraw", 1 + DISTINCT_CARDS))
+    if rules.stock_exhausted is StockExhausted.RESERVE_BECOMES_STOCK:
+        sizes.append(("last_turn", 1))
+    if rules.bonus_suit_bonus is not None:
+        sizes.append(("bonus_suit", 4))
+    if rules.entry_minimum:
+        sizes.append(("opening", 1))
     if compact:
         sizes += [("melded", t * DISTINCT_CARDS), ("meld_counts", t * 3)]
     else:
@@ -541,6 +578,17 @@ def observe_sparse(view: PlayerView, *, compact: bool = False) -> dict[int, int]
         obs[parts["phase"][0] + 1] = 1
     if view.to_move is not None:
         obs[parts["to_move"][0] + (view.to_move - me) % n] = 1
+    if "redraw" in parts:
+        at = parts["redraw"][0]
+        obs[at] = 1 if view.redraw_open else 0
+        if view.redraw is not None:
+            obs[at + 1 + view.redraw.index] = 1
+    if "last_turn" in parts:
+        obs[parts["last_turn"][0]] = 1 if view.last_turn else 0
+    if "bonus_suit" in parts and view.bonus_suit is not None:
+        obs[parts["bonus_suit"][0] + view.bonus_suit] = 1
+    if "opening" in parts:
+        obs[parts["opening"][0]] = 1 if view.opening else 0
     melds = view.melds
     if compact:
         at = parts["melded"][0]

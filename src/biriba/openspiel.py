@@ -29,6 +29,7 @@ deals the cards the seat cannot see at random through :meth:`PlayerView.sample
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 from typing import Any, Final
@@ -59,6 +60,8 @@ __all__ = [
     "BiribaState",
     "ISMCTSPlayer",
     "TableEvaluator",
+    "rules_of",
+    "rules_parameter",
 ]
 
 #: The name the game is registered under.
@@ -95,20 +98,48 @@ def _bound(rules: RuleSet, scale: float) -> float:
         *rules.sequence_bonus,
         *rules.group_bonus,
         *(rules.full_sequence_bonus or (0,)),
-        *(rules.bonus_suit_bonus or (0,)),
+        rules.wild_meld_bonus,
     )
+    if rules.bonus_suit_bonus is not None:
+        bonuses += max(*rules.bonus_suit_bonus, *rules.full_bonus_suit_bonus)
     most = cards + rules.pack_size // rules.biriba_size * bonuses
     most += rules.closing_bonus + rules.reserve_penalty + rules.unactivated_reserve_penalty
     return 2 * most / scale
 
 
+def rules_parameter(rules: RuleSet) -> str:
+    """The game parameter ``rules`` for ``rules``: a preset's name, or ``data:`` and the
+    rule set's data (:meth:`RuleSet.to_dict <biriba.RuleSet.to_dict>`) as JSON in
+    URL-safe base64, which survives OpenSpiel's game strings (``name(key=value,...)``)."""
+    if rules.is_preset:
+        return rules.name
+    data = json.dumps(rules.to_dict(), separators=(",", ":")).encode()
+    return _DATA + base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def rules_of(parameter: str) -> RuleSet:
+    """The rule set a ``rules`` game parameter names: a preset's name, the form of
+    :func:`rules_parameter`, or the rule set's data as plain JSON."""
+    if parameter.startswith(_DATA):
+        text = parameter[len(_DATA) :]
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        return RuleSet.from_dict(json.loads(data))
+    if parameter.lstrip().startswith("{"):
+        return RuleSet.from_dict(json.loads(parameter))
+    return RuleSet.named(parameter)
+
+
+_DATA: Final = "data:"
+
+
 class BiribaGame(pyspiel.Game):  # type: ignore[misc]
-    """The OpenSpiel game: parameters ``rules`` (a preset's name), ``dealer`` (its seat),
-    ``max_moves`` (the move cap) and ``scale`` (scores are divided by it)."""
+    """The OpenSpiel game: parameters ``rules`` (a preset's name, or a rule set's data as
+    JSON: :func:`rules_parameter`), ``dealer`` (its seat), ``max_moves`` (the move cap)
+    and ``scale`` (scores are divided by it)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = {**_DEFAULTS, **(params or {})}
-        rules = RuleSet.named(str(given["rules"]))
+        rules = rules_of(str(given["rules"]))
         self.rules = rules
         self.dealer = int(given["dealer"])
         self.max_moves = int(given["max_moves"])
@@ -487,9 +518,10 @@ class ISMCTSPlayer:
         self._searches: dict[str, Any] = {}
 
     def _search(self, rules: RuleSet) -> tuple[BiribaGame, Any]:
-        found = self._searches.get(rules.name)
+        parameter = rules_parameter(rules)
+        found = self._searches.get(parameter)
         if found is None:
-            game = pyspiel.load_game(GAME_NAME, {"rules": rules.name})
+            game = pyspiel.load_game(GAME_NAME, {"rules": parameter})
             bot = ismcts.ISMCTSBot(
                 game,
                 TableEvaluator(self.horizon, seed=self._search_seed),
@@ -497,7 +529,7 @@ class ISMCTSPlayer:
                 max_simulations=self.simulations,
                 random_state=np.random.RandomState(self._search_seed),
             )
-            found = self._searches[rules.name] = (game, bot)
+            found = self._searches[parameter] = (game, bot)
         return found
 
     def choose(self, view: PlayerView) -> Move:
