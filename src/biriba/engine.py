@@ -312,6 +312,18 @@ class Engine:
             opening=bool(self._minimum),
         )
 
+    def first_turn(self, position: Position) -> bool:
+        """Whether ``position`` is in the deal's very first turn, before its draw (Z2.2):
+        the first player to move, nothing drawn, taken or melded by anybody."""
+        return (
+            position.seat == (position.dealer + 1) % self._players
+            and len(position.stock) == self.full_stock
+            and len(position.reserves) == self.rules.reserve_count
+            and len(position.pile) == int(self.rules.up_card)
+            and not any(position.melds)
+            and not any(map(any, position.known))
+        )
+
     def last_turn_begins(
         self, stock: tuple[Card, ...], reserves: tuple[tuple[Card, ...], ...]
     ) -> bool:
@@ -817,11 +829,7 @@ class Engine:
                 phase = Phase.OVER
                 end_turn = False
         elif isinstance(move, DrawStock):
-            if (
-                self._redraws
-                and len(stock) == self.full_stock
-                and len(reserves) == self.rules.reserve_count
-            ):
+            if self._redraws and self.first_turn(position):
                 redraw = stock[-1]  # Z2.2: the deal's first draw
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
             passes = 0

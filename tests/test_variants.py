@@ -1,0 +1,528 @@
+"""Every preset and every option of RULES.md part V: random playouts with the engine's
+invariants, rule sets as data, and one test per option from explicit positions."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from biriba import (
+    BIRIBA,
+    BIRIBA_KOZI,
+    BURACO,
+    JOKER,
+    AddToMeld,
+    BiribaError,
+    Card,
+    Deal,
+    Discard,
+    DrawStock,
+    IllegalMoveError,
+    InvalidMeldError,
+    LayMeld,
+    Match,
+    Meld,
+    Move,
+    NameSuit,
+    Pass,
+    Phase,
+    Redraw,
+    RuleSet,
+    StockExhausted,
+    Suit,
+    TakeDiscard,
+    full_pack,
+    records,
+)
+from biriba.bots import GreedyBot, RandomBot, play_deal
+
+from .helpers import PROFILE, deal_at, examples, position, texts
+
+ALL_CARDS = [Card.from_index(i) for i in range(53)]
+
+#: Random deals per preset: 200 in the ``ci`` profile (``.ci/run``), fewer in the README's
+#: quicker test command.
+PRESET_DEALS = 200 if PROFILE == "ci" else 3
+
+#: The rule sets of each player count, for Biriba (V6) and Buraco (Z1.1).
+BASES = {
+    "biriba-2": RuleSet.named("biriba-2"),
+    "biriba-3": RuleSet.named("biriba-3"),
+    "biriba": BIRIBA,
+    "biriba-6": RuleSet.named("biriba-6"),
+    "buraco-2": RuleSet.named("buraco-2"),
+    "buraco-3": BURACO.evolve(name="buraco-3", players=3, teams=3),
+    "buraco": BURACO,
+    "buraco-5": BURACO.evolve(name="buraco-5", players=5, teams=5),
+    "buraco-6x3": BURACO.evolve(name="buraco-6x3", players=6, teams=3),
+    "buraco-6": RuleSet.named("buraco-6"),
+}
+
+#: Each option of part V (and the Buraco rules usable as options) on its own.
+OPTIONS: dict[str, dict[str, Any]] = {
+    "V1-kozi": {"bonus_suit_bonus": (200, 100)},
+    "V2-sequences-only": {"groups": False},
+    "V3-entry-minimum": {"entry_minimum": 50},
+    "V4-reserve-without-biriba": {"reserve_needs_biriba": False},
+    "V5-target": {"target": 1000, "target_strict": False},
+    "V7-two-substitutes": {"max_substitutes": 2},
+    "V7-two-substitutes-biriba": {"max_substitutes": 2, "multi_substitute_biriba": True},
+    "V7-twos-always-wild": {"twos_always_wild": True},
+    "V7-stock-ends-early": {"stock_end_remaining": 3},
+    "V7-keep-one": {"keep_after_melding": 1},
+    "Z2.2-redraw": {"first_turn_redraw": True},
+    "Z3.7-wild-melds": {"wild_melds": True},
+    "Z4.3-morto-stock": {"stock_exhausted": StockExhausted.RESERVE_BECOMES_STOCK},
+}
+
+
+def _variant(base: str, option: str) -> RuleSet | None:
+    """``base`` with ``option`` on, or ``None`` where the option says nothing new or
+    cannot be combined (kózi needs an up-card, V1)."""
+    rules = BASES[base]
+    changes = OPTIONS[option]
+    if all(getattr(rules, k) == v for k, v in changes.items()):
+        return None
+    if "bonus_suit_bonus" in changes and not rules.up_card:
+        return None
+    return rules.evolve(name=f"{base}+{option}", **changes)
+
+
+#: Every option at every player count in the ``ci`` profile; at four players only in the
+#: README's quicker test command.
+VARIANTS = [
+    pytest.param(v, id=v.name)
+    for b in (BASES if PROFILE == "ci" else ("biriba", "buraco"))
+    for o in OPTIONS
+    if (v := _variant(b, o)) is not None
+]
+
+
+# ---------------------------------------------------------------- invariants
+def pack_of(deal: Deal) -> Counter[Card]:
+    """Every card of the deal, wherever it is."""
+    seen: Counter[Card] = Counter()
+    for seat in range(deal.rules.players):
+        seen.update(deal.hand(seat))
+    seen.update(deal.stock)
+    seen.update(deal.discard_pile)
+    for packet in deal.reserves:
+        seen.update(packet)
+    for team in range(deal.rules.teams):
+        for meld in deal.melds(team):
+            seen.update(meld.cards)
+    return seen
+
+
+def candidates(deal: Deal, rng: random.Random) -> list[Move]:
+    """Moves of every kind, most of them illegal, in the forms legal_moves would use."""
+    out: list[Move] = [DrawStock(), TakeDiscard(), Pass(), Redraw()]
+    out += [NameSuit(s) for s in Suit]
+    out += [Discard(c) for c in rng.sample(ALL_CARDS, 8)]
+    seat = deal.to_move
+    if seat is None:
+        return out
+    hand = list(deal.hand(seat))
+    out += [Discard(c) for c in set(hand)]
+    melds = deal.melds(deal.team_of(seat))
+    for index in range(len(melds) + 1):
+        for card in set(rng.sample(hand, min(4, len(hand)))) | {rng.choice(ALL_CARDS)}:
+            if index < len(melds):
+                results = melds[index].extensions(card)
+                if len(results) > 1:
+                    out += [AddToMeld(index, card, r) for r in results]
+                    continue
+            out.append(AddToMeld(index, card))
+    for _ in range(8):
+        if len(hand) < 3:
+            break
+        cards = rng.sample(hand, rng.randint(3, min(7, len(hand))))
+        with contextlib.suppress(InvalidMeldError):
+            out.append(LayMeld(Meld.from_cards(cards, deal.rules)))
+    return out
+
+
+def check(deal: Deal, rng: random.Random) -> None:
+    """The invariants of one position: cards conserved, a legal move until the deal ends,
+    ``is_legal`` agreeing with ``legal_moves()``, the view's moves the deal's, and the
+    position's data round-tripping exactly."""
+    pack = Counter(full_pack(deal.rules))
+    assert pack_of(deal) == pack
+    moves = deal.legal_moves()
+    assert (not moves) == deal.is_over
+    assert len(set(moves)) == len(moves)
+    legal = set(moves)
+    for move in candidates(deal, rng):
+        assert deal.is_legal(move) == (move in legal), str(move)
+    if deal.to_move is not None:
+        assert deal.view(deal.to_move).legal_moves() == moves
+    data = deal.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    again = Deal.from_dict(json.loads(json.dumps(data)))
+    assert again.rules == deal.rules
+    # Every field comes back (a deal that is over does not say who acted last).
+    assert again.position._replace(seat=deal.position.seat) == deal.position
+    assert again.to_dict() == data and again.legal_moves() == moves
+
+
+def playout(rules: RuleSet, seed: int, every: int = 7) -> Deal:
+    """A random deal under ``rules``, checking after every move that undo is exact and,
+    every ``every`` moves, the position's invariants (:func:`check`)."""
+    deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
+    rng = random.Random(seed)
+    ply = 0
+    while not deal.is_over:
+        if ply % every == 0:
+            check(deal, rng)
+        moves = deal.legal_moves()
+        assert moves, "a position that is not over has a legal move (B4.5)"
+        move = rng.choice(moves)
+        before = deal.position
+        deal.play(move)
+        assert deal.undo() == move and deal.position == before
+        deal.play(move)
+        ply += 1
+        assert ply < 5000, "the deal does not end"
+    check(deal, rng)
+    score = deal.score()
+    assert score.final and len(score.teams) == rules.teams
+    for team in score.teams:
+        assert team.hands <= 0 and team.reserve <= 0
+        assert team.total == team.melded + team.bonuses + team.hands + team.closing + team.reserve
+    return deal
+
+
+@pytest.mark.parametrize("name", RuleSet.preset_names())
+def test_every_preset_plays_random_deals_with_every_invariant(name: str) -> None:
+    rules = RuleSet.named(name)
+
+    @settings(max_examples=PRESET_DEALS)
+    @given(st.integers(0, 2**32 - 1))
+    def deals(seed: int) -> None:
+        playout(rules, seed, every=40 if PROFILE == "ci" else 3)
+
+    deals()
+
+
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_each_option_on_its_own_at_every_player_count(rules: RuleSet) -> None:
+    @settings(max_examples=examples(1))
+    @given(st.integers(0, 2**32 - 1))
+    def deals(seed: int) -> None:
+        playout(rules, seed, every=15 if PROFILE == "ci" else 5)
+
+    deals()
+
+
+@pytest.mark.parametrize("name", RuleSet.preset_names())
+def test_the_bots_finish_deals_under_every_preset(name: str) -> None:
+    rules = RuleSet.named(name)
+    for seed in range(examples(2)):
+        seats = [
+            (GreedyBot if s % 2 else RandomBot)(seed=f"{seed}/{s}") for s in range(rules.players)
+        ]
+        deal = play_deal(Deal.new(rules, seed=seed), seats)
+        assert deal.is_over
+        record = records.record_deal(deal)
+        assert records.replay(records.loads(records.dumps(record))).to_dict() == deal.to_dict()
+
+
+# ---------------------------------------------------------------- rule sets as data
+FLAGS = (
+    "groups",
+    "twos_always_wild",
+    "reserve_needs_biriba",
+    "close_needs_biriba",
+    "target_strict",
+    "first_turn_redraw",
+    "wild_melds",
+    "multi_substitute_biriba",
+    "high_ace_closes_meld",
+)
+
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> RuleSet:
+    """Rule sets made from a preset with any combination of options."""
+    base = RuleSet.named(draw(st.sampled_from(RuleSet.preset_names())))
+    changes: dict[str, Any] = {
+        flag: draw(st.booleans()) for flag in draw(st.sets(st.sampled_from(FLAGS)))
+    }
+    if draw(st.booleans()):
+        changes["entry_minimum"] = draw(st.sampled_from([0, 30, 50, 90]))
+    if draw(st.booleans()):
+        changes["max_substitutes"] = draw(st.sampled_from([None, 1, 2, 3]))
+    if draw(st.booleans()) and base.up_card:
+        changes["bonus_suit_bonus"] = draw(st.sampled_from([None, (200, 100), (100, 50)]))
+    if draw(st.booleans()):
+        changes["stock_exhausted"] = draw(st.sampled_from(list(StockExhausted)))
+    if draw(st.booleans()):
+        changes["keep_after_melding"] = draw(st.sampled_from([1, 2, 3]))
+    if draw(st.booleans()):
+        changes["stock_end_remaining"] = draw(st.sampled_from([0, 2, 5]))
+    if draw(st.booleans()):
+        changes["target"] = draw(st.integers(1, 20_000))
+    name = draw(st.sampled_from([base.name, "custom", "my rules"]))
+    try:
+        return base.evolve(name=name, **changes)
+    except BiribaError:
+        assume(False)
+        raise  # pragma: no cover - assume(False) stops the example
+
+
+@settings(max_examples=examples(60))
+@given(rule_sets())
+def test_generated_rule_sets_round_trip_exactly(rules: RuleSet) -> None:
+    data = rules.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    again = RuleSet.from_dict(json.loads(json.dumps(data)))
+    assert again == rules and again.to_dict() == data
+    # Wherever the rules are written, a variant never comes back as its preset.
+    deal = Deal.new(rules, seed=1)
+    assert Deal.from_dict(json.loads(json.dumps(deal.to_dict()))).rules == rules
+    view = deal.view(0).to_dict()
+    written = view["rules"]
+    assert (written == rules.name) if rules.is_preset else (written == data)
+
+
+@settings(max_examples=examples(8))
+@given(rule_sets(), st.integers(0, 2**16))
+def test_generated_rule_sets_play_with_every_invariant(rules: RuleSet, seed: int) -> None:
+    playout(rules, seed, every=11)
+
+
+def test_a_variant_keeps_its_options_through_positions_matches_and_records() -> None:
+    """The issue's own examples: groups off, a target of 1000, six players in three
+    teams: each comes back exactly, never as the preset whose name it carries."""
+    no_groups = BIRIBA.evolve(groups=False)  # still named "biriba"
+    deal = Deal.new(no_groups, seed=0)
+    back = Deal.from_dict(deal.to_dict())
+    assert back.rules == no_groups and not back.rules.groups
+    assert isinstance(deal.to_dict()["rules"], dict)
+    target = BIRIBA.evolve(target=1000)
+    match = Match.new(target, seed=3)
+    assert Match.from_dict(match.to_dict()).rules.target == 1000
+    six = BURACO.evolve(players=6, teams=3)
+    deal = Deal.new(six, seed=2)
+    for _ in range(30):
+        deal.play(deal.legal_moves()[-1])
+    record = records.loads(records.dumps(records.record_deal(deal)))
+    assert records.replay(record).rules == six
+    # A file that names a preset keeps loading as that preset.
+    assert Deal.from_dict(Deal.new(BURACO, seed=1).to_dict()).rules is BURACO
+
+
+def test_rule_set_data_errors() -> None:
+    with pytest.raises(BiribaError, match="no field 'colour'"):
+        RuleSet.from_dict({"name": "x", "colour": "red"})
+    with pytest.raises(BiribaError, match=r"RuleSet\.players must be a whole number"):
+        RuleSet.from_dict({"name": "x", "players": "4"})
+    with pytest.raises(BiribaError, match="needs a 'name'"):
+        RuleSet.from_dict({"players": 4})
+    with pytest.raises(BiribaError, match=r"stock_exhausted must be 'take-or-pass'"):
+        RuleSet.from_dict({"name": "x", "stock_exhausted": "burn"})
+    with pytest.raises(BiribaError, match=r"players do not split"):
+        RuleSet.from_dict({"name": "x", "players": 5})
+    with pytest.raises(TypeError):
+        RuleSet.from_dict(["name"])  # type: ignore[arg-type]
+    # A field left out comes from the preset of that name.
+    assert RuleSet.from_dict({"name": "buraco", "players": 6, "teams": 3}).jokers == 2
+    assert RuleSet.from_dict({"name": "mine", "players": 6, "teams": 3}).jokers == 4
+
+
+def test_positions_refuse_rules_they_do_not_know() -> None:
+    data = Deal.new(seed=1).to_dict()
+    data["rules"] = {"name": "biriba", "groups": "no"}
+    with pytest.raises(BiribaError, match="groups must be true or false"):
+        Deal.from_dict(data)
+    data["rules"] = BIRIBA.evolve(groups=False).to_dict()
+    with pytest.raises(BiribaError, match="not the rule set given"):
+        Deal.from_dict(data, BIRIBA)
+
+
+# ---------------------------------------------------------------- V1 kózi
+def _joker_up_seed(rules: RuleSet) -> int:
+    for seed in range(10_000):
+        if Deal.new(rules, seed=seed).discard_pile == (JOKER,):
+            return seed
+    raise AssertionError("no seed turns up a joker")  # pragma: no cover
+
+
+def test_V1_the_up_card_names_the_bonus_suit() -> None:
+    for seed in range(20):
+        deal = Deal.new(BIRIBA_KOZI, seed=seed)
+        up = deal.discard_pile[0]
+        if up.suit is not None:  # not a joker; a two gives its suit too
+            assert deal.bonus_suit is up.suit
+            assert deal.to_dict()["bonus_suit"] == up.suit.letter
+            assert deal.view(2).bonus_suit is up.suit
+    assert Deal.new(BIRIBA, seed=1).bonus_suit is None
+    assert "bonus_suit" not in Deal.new(BIRIBA, seed=1).to_dict()
+
+
+def test_V1_a_joker_up_card_is_taken_and_the_suit_named() -> None:
+    seed = _joker_up_seed(BIRIBA_KOZI)
+    deal = Deal.new(BIRIBA_KOZI, seed=seed)
+    assert deal.bonus_suit is None
+    assert texts(deal) == {"kozi C", "kozi D", "kozi H", "kozi S"}
+    for move in ("draw", "take"):
+        before = deal.to_dict()
+        with pytest.raises(IllegalMoveError) as info:
+            deal.play(move)
+        assert info.value.rule == "V1" and deal.to_dict() == before
+    seat = deal.to_move
+    assert seat is not None
+    size = deal.hand_size(seat)
+    deal.play("kozi H")
+    assert deal.bonus_suit is Suit.HEARTS and deal.discard_pile == ()
+    assert deal.hand_size(seat) == size + 1 and JOKER in deal.hand(seat)
+    assert deal.known_cards(seat) == (JOKER,)  # taken face up: public
+    assert deal.phase is Phase.DRAW and texts(deal) == {"draw"}  # the turn goes on
+    assert Deal.from_dict(deal.to_dict()).bonus_suit is Suit.HEARTS
+    with pytest.raises(IllegalMoveError) as info:
+        deal.play("kozi S")
+    assert info.value.rule == "V1"
+    assert str(Move.parse("kozi h")) == "kozi H" and Move.parse("KOZI ♠") == NameSuit(Suit.SPADES)
+
+
+def test_V1_the_bonus_suit_doubles_a_sequence_biriba_bonus() -> None:
+    clean = Meld.parse("3H 4H 5H 6H 7H 8H 9H", BIRIBA_KOZI)
+    dirty = Meld.parse("3H 4H 5H JK 7H 8H 9H", BIRIBA_KOZI)
+    full = Meld.parse("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", BIRIBA_KOZI)
+    group = Meld.parse("7H 7H 7S 7S 7D 7D 7C", BIRIBA_KOZI)
+    assert clean.bonus == 200 and clean.bonus_with(Suit.HEARTS) == 400
+    assert dirty.bonus_with(Suit.HEARTS) == 200 and clean.bonus_with(Suit.SPADES) == 200
+    assert full.bonus_with(Suit.HEARTS) == 2000
+    assert group.bonus_with(Suit.HEARTS) == group.bonus == 300  # groups have no suit
+    assert Meld.parse("3H 4H 5H 6H 7H 8H 9H").bonus_with(Suit.HEARTS) == 200  # no kózi
+    # The deal's score counts it.
+    data = position(
+        rules=BIRIBA_KOZI,
+        hands={0: "KS QS"},
+        melds=(["3H 4H 5H 6H 7H 8H 9H"], ["3S 4S 5S 6S 7S 8S 9S"]),
+        bonus_suit="H",
+    )
+    score = Deal.from_dict(data).score()
+    assert score.teams[0].bonuses == 400 and score.teams[1].bonuses == 200
+
+
+def test_V1_needs_an_up_card() -> None:
+    with pytest.raises(BiribaError) as info:
+        BURACO.evolve(bonus_suit_bonus=(200, 100))
+    assert info.value.rule == "V1"
+
+
+# ---------------------------------------------------------------- V3 entry minimum
+MIN50 = BIRIBA.evolve(name="min-50", entry_minimum=50)
+
+
+def test_V3_a_meld_that_cannot_reach_the_minimum_is_refused() -> None:
+    # 3C 4C 5C is worth 15; nothing else in hand melds: the minimum of 50 is out of reach.
+    deal = deal_at(rules=MIN50, hands={0: "3C 4C 5C 9D KS QH"})
+    assert "meld 3C 4C 5C" not in texts(deal)
+    before = deal.to_dict()
+    with pytest.raises(IllegalMoveError) as info:
+        deal.play("meld 3C 4C 5C")
+    assert info.value.rule == "V3" and deal.to_dict() == before
+    assert "discard KS" in texts(deal)  # not melding at all is allowed
+
+
+def test_V3_melds_reaching_the_minimum_together_and_the_discard_waits() -> None:
+    # 3C 4C 5C (15) then KS KH KD (30) then an addition 6C (5): 50.
+    deal = deal_at(rules=MIN50, hands={0: "3C 4C 5C 6C KS KH KD 9D 8S"})
+    assert deal.to_dict()["opening"] is True
+    deal.play("meld 3C 4C 5C")  # legal: the rest of the hand can still reach 50
+    rejects_discard = deal.to_dict()
+    with pytest.raises(IllegalMoveError) as info:
+        deal.play("discard 9D")
+    assert info.value.rule == "V3" and deal.to_dict() == rejects_discard
+    deal.play("meld KS KH KD")
+    assert not deal.is_legal("discard 9D")  # 45 so far
+    deal.play("add 0 6C")
+    deal.play("discard 9D")  # 50 reached
+    assert deal.to_move == 1
+
+
+def test_V3_later_turns_are_free() -> None:
+    # The team already melded in an earlier turn: a small meld is fine.
+    deal = deal_at(rules=MIN50, hands={0: "3C 4C 5C 9D KS"}, melds=(["7H 8H 9H"], []))
+    assert deal.to_dict()["opening"] is False
+    deal.play("meld 3C 4C 5C")
+    deal.play("discard 9D")
+
+
+# ---------------------------------------------------------------- V5, V6, V7
+def test_V5_the_match_target_and_strictness() -> None:
+    for rules, totals, over in (
+        (BIRIBA.evolve(target=1000), [1000, 0], False),  # B9.2: strictly above
+        (BIRIBA.evolve(target=1000), [1001, 0], True),
+        (BIRIBA.evolve(target=1000, target_strict=False), [1000, 0], True),
+        (BURACO, [2000, 1500], True),  # Z5.2: reaching it is enough
+        (BURACO, [2000, 2000], False),  # equal totals play another deal
+    ):
+        deal = Deal.new(rules, seed=1)
+        data = {
+            "rules": deal.to_dict()["rules"],
+            "totals": totals,
+            "dealer": deal.dealer,
+            "deal": deal.to_dict(),
+            "deals_played": 3,
+        }
+        assert Match.from_dict(data).is_over is over, (rules.target, totals)
+
+
+def test_V6_player_counts() -> None:
+    for name, players, teams, pack, packets in (
+        ("biriba-2", 2, 2, 108, 2),
+        ("biriba-3", 3, 3, 108, 3),
+        ("biriba-6", 6, 3, 162, 3),
+    ):
+        rules = RuleSet.named(name)
+        deal = Deal.new(rules, seed=4)
+        assert (rules.players, rules.teams, rules.pack_size) == (players, teams, pack)
+        assert len(deal.reserves) == packets
+        assert all(deal.hand_size(s) == 11 for s in range(players))
+        assert len(deal.stock) == pack - 11 * players - 11 * packets - 1
+
+
+def test_V7_two_substitutes_per_meld() -> None:
+    two = BIRIBA.evolve(name="two-subs", max_substitutes=2)
+    meld = Meld.parse("3H JK 5H 2C 7H", two)
+    assert len(meld.substitutes) == 2
+    with pytest.raises(InvalidMeldError) as info:
+        Meld.parse("3H JK 5H 2C 7H JK", two)
+    assert info.value.rule == "V7"
+    long = Meld.parse("3H JK 5H 2C 7H 8H 9H", two)
+    assert not long.is_biriba  # two substitutes: never a biriba...
+    assert Meld.parse("3H JK 5H 2C 7H 8H 9H", two.evolve(multi_substitute_biriba=True)).is_biriba
+
+
+def test_V7_twos_always_wild() -> None:
+    rules = BIRIBA.evolve(name="wild-twos", twos_always_wild=True)
+    assert Meld.parse("2H 3H 4H", rules).substitute == Card.parse("2H")
+    assert Meld.parse("2H 3H 4H").is_clean  # B3.6 without the option
+
+
+def test_V7_the_stock_ends_with_cards_left() -> None:
+    rules = BIRIBA.evolve(name="stock-3", stock_end_remaining=3)
+    deal = deal_at(rules=rules, hands={0: "5C 9D KS"}, phase="draw", stock_size=3, discard="7H")
+    assert texts(deal) == {"take", "pass"}
+    before = deal.to_dict()
+    with pytest.raises(IllegalMoveError) as info:
+        deal.play("draw")
+    assert info.value.rule == "V7" and deal.to_dict() == before
+
+
+def test_V7_one_card_kept_ends_a_turn_with_an_empty_hand() -> None:
+    rules = BIRIBA.evolve(name="keep-one", keep_after_melding=1)
+    deal = deal_at(rules=rules, hands={0: "3C 4C 5C KS"})
+    deal.play("meld 3C 4C 5C")
+    deal.play("discard KS")  # the one card kept is the discard
+    assert deal.hand_size(0) == 0 and deal.to_move == 1 and not deal.reserve_received(0)
