@@ -13,7 +13,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "biriba"
 
 #: The layers, first to last, as docs/internals.rst lists them.
 LAYERS = [
-    ["errors"],
+    ["errors", "display"],
     ["limits"],
     ["cards"],
     ["rules"],
@@ -28,6 +28,8 @@ LAYERS = [
     ["match"],
     ["records"],
     ["encoding"],
+    ["svg"],
+    ["replay_page"],
     ["bots.heuristics"],
     ["bots"],
     ["simulate"],

@@ -8,7 +8,7 @@ Cards, rule sets and melds::
     (True, True, 45, 200)
 """
 
-from biriba import records
+from biriba import records, svg
 from biriba.cards import JOKER, Card, Rank, Suit, format_cards, parse_cards
 from biriba.deal import Deal, Phase, PlayerView, team_of
 from biriba.enumeration import enumerate_melds
@@ -91,5 +91,6 @@ __all__ = [
     "parse_cards",
     "records",
     "score_team",
+    "svg",
     "team_of",
 ]

@@ -12,6 +12,7 @@ import enum
 from collections.abc import Iterable
 from typing import Final, Self
 
+from biriba.display import picture
 from biriba.errors import NotationError
 from biriba.limits import check_text, excerpt
 
@@ -211,6 +212,10 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({self._str!r})"
+
+    def _repr_svg_(self) -> str | None:
+        """The picture a notebook shows (:mod:`biriba.svg`)."""
+        return picture(self)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")

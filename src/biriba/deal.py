@@ -43,6 +43,7 @@ from typing import Any, Final
 import attrs
 
 from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of, format_cards
+from biriba.display import picture
 from biriba.engine import Engine, Refusal, engine_for
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError, InvalidMeldError
 from biriba.limits import excerpt
@@ -537,6 +538,10 @@ class Deal:
             f"phase={self.phase.value} moves={len(self._history)}>"
         )
 
+    def _repr_svg_(self) -> str | None:
+        """The picture a notebook shows (:mod:`biriba.svg`)."""
+        return picture(self)
+
     def __str__(self) -> str:
         position = self._position
         lines = []
@@ -680,6 +685,10 @@ class PlayerView:
             self.redraw_open,
             self.bonus_suit is None,
         )
+
+    def _repr_svg_(self) -> str | None:
+        """The picture a notebook shows (:mod:`biriba.svg`)."""
+        return picture(self)
 
     # ------------------------------------------------------------------ data
     def to_dict(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from biriba.cards import Card, Suit, parse_cards
+from biriba.display import picture
 from biriba.errors import InvalidMeldError
 from biriba.limits import check_text
 from biriba.rules import BIRIBA, RuleSet
@@ -290,6 +291,10 @@ class Meld:
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"
+
+    def _repr_svg_(self) -> str | None:
+        """The picture a notebook shows (:mod:`biriba.svg`)."""
+        return picture(self)
 
     def __hash__(self) -> int:
         try:

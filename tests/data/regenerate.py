@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from biriba import Deal
+from biriba import Card, Deal, Meld, records, svg
 
 HERE = Path(__file__).parent
 REFERENCE_SEED = 2026
@@ -118,10 +118,43 @@ def perft_positions() -> list[dict[str, Any]]:
     return out
 
 
+def reference_deal_after(moves: int) -> Deal:
+    """The recorded reference deal after its first ``moves`` moves."""
+    record = records.from_dict(
+        {"format": records.FORMAT, "version": records.VERSION, "kind": "deal"}
+        | json.loads((HERE / "reference_deal.json").read_text())
+    )
+    assert isinstance(record, records.DealRecord)
+    deal = Deal.new(seed=record.seed, dealer=record.dealer)
+    for text in record.moves[:moves]:
+        deal.play(text)
+    return deal
+
+
+def pictures() -> dict[str, str]:
+    """The golden pictures, by file name: cards, melds and tables of the reference deal."""
+    middle = reference_deal_after(150)
+    return {
+        "card-TH.svg": svg.card(Card.parse("TH")),
+        "card-JK.svg": svg.card(Card.parse("JK"), size=100),
+        "meld-dirty-biriba.svg": svg.meld(Meld.parse("3H 4H JK 6H 7H 8H 9H")),
+        "meld-group.svg": svg.meld(Meld.parse("7C 7D 2S")),
+        "hand.svg": svg.hand(middle.hand(0)),
+        "table-reference-150.svg": svg.table(middle),
+        "view-reference-150-seat-1.svg": svg.table(middle.view(1)),
+        "table-reference-end-bottom-2.svg": svg.table(
+            reference_deal_after(10_000), bottom=2, size=800, colors={"table": "#303a60"}
+        ),
+    }
+
+
 def main() -> None:
-    """Write ``reference_deal.json`` and ``perft.json``."""
+    """Write ``reference_deal.json``, ``perft.json`` and the golden pictures."""
     (HERE / "reference_deal.json").write_text(json.dumps(reference_deal(), indent=1) + "\n")
     (HERE / "perft.json").write_text(json.dumps(perft_positions(), indent=1) + "\n")
+    (HERE / "svg").mkdir(exist_ok=True)
+    for name, text in pictures().items():
+        (HERE / "svg" / name).write_text(text + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
