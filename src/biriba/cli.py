@@ -1,4 +1,5 @@
-"""The ``biriba`` command line: ``play``, ``simulate``, ``validate``, ``rules`` and ``demo``.
+"""The ``biriba`` command line: ``play``, ``simulate``, ``validate``, ``replay``, ``rules`` and
+``demo``.
 
 Also available as ``python -m biriba``. Every command works with the core dependencies
 alone.
@@ -128,6 +129,25 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _replay(args: argparse.Namespace, out: TextIO) -> int:
+    from biriba import records
+    from biriba.replay_page import write_replay_html
+
+    try:
+        with open(args.file, encoding="utf-8") as fp:
+            record = records.load(fp)
+    except OSError as error:
+        print(f"cannot read {args.file}: {error.strerror}", file=out)
+        return 2
+    try:
+        write_replay_html(record, args.html, bottom=args.bottom)
+    except OSError as error:
+        print(f"cannot write {args.html}: {error.strerror}", file=out)
+        return 2
+    print(f"wrote {args.html}: open it in a browser, step with the arrow keys", file=out)
+    return 0
+
+
 def _rules(args: argparse.Namespace, out: TextIO) -> int:
     if args.name is None:
         print("The presets (biriba rules NAME prints one; --rules NAME or FILE.json", file=out)
@@ -186,6 +206,11 @@ def _parser() -> argparse.ArgumentParser:
         "--rules", default=None, help="the rule set the position must be of (NAME or FILE.json)"
     )
     validate.set_defaults(func=_validate)
+    replay = sub.add_parser("replay", help="a record as a web page that steps through it")
+    replay.add_argument("file", help="a deal or match record, as JSON")
+    replay.add_argument("--html", required=True, metavar="PAGE", help="the page to write")
+    replay.add_argument("--bottom", type=int, default=0, help="the seat drawn at the bottom")
+    replay.set_defaults(func=_replay)
     rules = sub.add_parser("rules", help="list the presets, or print one rule set")
     rules.add_argument("name", nargs="?", default=None, help="a preset's name or FILE.json")
     rules.set_defaults(func=_rules)

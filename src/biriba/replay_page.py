@@ -1,0 +1,259 @@
+"""A game record as one web page that steps through every move.
+
+:func:`replay_html` returns the page and :func:`write_replay_html` writes it; the command
+line's ``biriba replay RECORD.json --html out.html`` does the same. The page is one
+self-contained file: the pictures are inline SVG (:func:`biriba.svg.frames`), with its
+styles and a short script, and it fetches nothing, so it works offline and can be mailed
+or attached to a bug report. It shows the table after each move (every hand face up),
+the move's text and who played it, whose turn it is and the score as it stands (for a
+match, with the totals of the deals before). The buttons, the slider and the keys step
+through it: ← and → a move, Home and End the first and last moves, ↑ and ↓ (or Page Up
+and Page Down) the previous and next deal of a match.
+
+>>> import random
+>>> from biriba import Deal, records
+>>> deal = Deal.new(seed=4)
+>>> rng = random.Random(4)
+>>> for _ in range(30):
+...     deal.play(rng.choice(deal.legal_moves()))
+>>> page = replay_html(records.record_deal(deal))
+>>> page.startswith("<!DOCTYPE html>")
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from html import escape
+from os import PathLike
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+
+from biriba.deal import Deal
+from biriba.match import Match
+from biriba.records import DealRecord, MatchRecord, replay
+from biriba.rules import RuleSet
+from biriba.svg import Table, frames, table_of
+
+__all__ = ["replay_html", "write_replay_html"]
+
+
+def _deal_tables(deal: Deal) -> list[Table]:
+    """The table before the first move and after each move of ``deal``."""
+    tables = []
+    cursor = deal.copy()
+    tables.append(table_of(cursor))
+    while cursor.history:
+        cursor.undo()
+        tables.append(table_of(cursor))
+    tables.reverse()
+    return tables
+
+
+@attrs.frozen
+class _Step:
+    table: Table
+    deal: int
+    where: str
+
+
+def _steps(result: Deal | Match) -> list[_Step]:
+    if isinstance(result, Deal):
+        tables = _deal_tables(result)
+        last = len(tables) - 1
+        return [_Step(t, 0, f"move {i} of {last}") for i, t in enumerate(tables)]
+    deals = list(result.finished_deals)
+    if not result.is_over:
+        deals.append(result.deal)
+    steps = []
+    totals = (0,) * result.rules.teams
+    for index, deal in enumerate(deals):
+        tables = _deal_tables(deal)
+        last = len(tables) - 1
+        for i, t in enumerate(tables):
+            shown = attrs.evolve(t, deal_index=index, match_totals=totals)
+            steps.append(
+                _Step(shown, index, f"deal {index + 1} of {len(deals)} · move {i} of {last}")
+            )
+        if index < len(result.scores):
+            totals = tuple(
+                a + s.total for a, s in zip(totals, result.scores[index].teams, strict=True)
+            )
+    return steps
+
+
+_STYLE: Final = """
+body{margin:0;background:#10301f;color:#f6f4ea;font:15px DejaVu Sans,Verdana,Arial,sans-serif}
+header{display:flex;flex-wrap:wrap;align-items:center;gap:6px 16px;padding:8px 14px}
+h1{font-size:18px;margin:0;font-weight:bold}
+nav{display:flex;gap:6px;align-items:center}
+button{font:inherit;min-width:42px;padding:3px 8px;border-radius:6px;border:1px solid #8fb9a0;
+background:#1d5c3a;color:#f6f4ea;cursor:pointer}
+button:hover,button:focus{background:#2b7a4f}
+input[type=range]{width:260px}
+#where{font-weight:bold}
+#info{display:flex;flex-wrap:wrap;gap:4px 24px;padding:0 14px 8px}
+#move{color:#ff7cc0;font-weight:bold;min-width:18em}
+#turn{color:#ffe45c;font-weight:bold}
+main{padding:0 8px}
+main svg{display:block;width:100%;height:auto;max-height:calc(100vh - 120px)}
+.help{color:#b8d4c3;font-size:13px;padding:4px 14px 10px;margin:0}
+"""
+
+_SCRIPT: Final = """
+"use strict";
+const frame = document.getElementById("frame");
+const slider = document.getElementById("slider");
+let at = -1;
+function show(i) {
+  i = Math.max(0, Math.min(STEPS.length - 1, i));
+  if (i === at) return;
+  at = i;
+  const step = STEPS[i];
+  frame.innerHTML = step[1].map(k => PARTS[k]).join("");
+  document.getElementById("where").textContent = step[2];
+  document.getElementById("move").textContent = step[3] || "the deal as dealt";
+  document.getElementById("turn").textContent = step[4];
+  document.getElementById("score").textContent = step[5];
+  slider.value = String(i);
+  document.body.dataset.step = String(i);
+}
+function deal(delta) {
+  const current = STEPS[at][0];
+  let target = current + delta;
+  if (delta < 0 && at !== DEALS[current]) target = current;
+  target = Math.max(0, Math.min(DEALS.length - 1, target));
+  show(DEALS[target]);
+}
+const keys = {
+  ArrowRight: () => show(at + 1), ArrowLeft: () => show(at - 1),
+  Home: () => show(0), End: () => show(STEPS.length - 1),
+  ArrowDown: () => deal(1), PageDown: () => deal(1),
+  ArrowUp: () => deal(-1), PageUp: () => deal(-1),
+};
+document.addEventListener("keydown", event => {
+  const act = keys[event.key];
+  if (act && !event.altKey && !event.ctrlKey && !event.metaKey) {
+    event.preventDefault();
+    act();
+  }
+});
+document.getElementById("first").onclick = () => show(0);
+document.getElementById("previous").onclick = () => show(at - 1);
+document.getElementById("next").onclick = () => show(at + 1);
+document.getElementById("last").onclick = () => show(STEPS.length - 1);
+document.getElementById("previous-deal").onclick = () => deal(-1);
+document.getElementById("next-deal").onclick = () => deal(1);
+slider.max = String(STEPS.length - 1);
+slider.oninput = () => show(Number(slider.value));
+show(0);
+"""
+
+
+def _json(value: Any) -> str:
+    """JSON that is safe inside a ``<script>`` element."""
+    return (
+        json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
+
+
+def replay_html(
+    record: DealRecord | MatchRecord,
+    *,
+    rules: RuleSet | None = None,
+    bottom: int = 0,
+    colors: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> str:
+    """The replay page of a deal or match record, as HTML text.
+
+    The record is replayed first (:func:`biriba.records.replay`, which raises
+    :class:`~biriba.RecordError` at the first move that does not replay); ``rules`` is
+    needed only for a rule set that is not a preset. ``bottom`` is the seat drawn at the
+    bottom, ``colors`` as in :mod:`biriba.svg`, ``title`` the page's title.
+    """
+    if not isinstance(record, DealRecord | MatchRecord):
+        raise TypeError(f"replay_html expects a record, got {type(record).__name__}")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a str, got {type(title).__name__}")
+    result = replay(record, rules)
+    steps = _steps(result)
+    drawn = frames([s.table for s in steps], bottom=bottom, colors=colors)
+    index: dict[str, int] = {}
+    parts: list[str] = []
+    encoded = []
+    for step, step_parts in zip(steps, drawn.parts, strict=True):
+        ids = []
+        for part in step_parts:
+            found = index.get(part)
+            if found is None:
+                found = index[part] = len(parts)
+                parts.append(part)
+            ids.append(found)
+        t = step.table
+        encoded.append([step.deal, ids, step.where, t.move_text(), t.turn_text(), t.score_text()])
+    starts = [i for i, s in enumerate(steps) if i == 0 or s.deal != steps[i - 1].deal]
+    if title is None:
+        kind = "match" if isinstance(record, MatchRecord) else "deal"
+        seed = "" if record.seed is None else f", seed {record.seed}"
+        title = f"{result.rules.name} {kind}{seed}"
+    match_buttons = "" if len(starts) > 1 else ' hidden=""'
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>{escape(title)}</title>
+<style>{_STYLE}</style>
+</head>
+<body>
+<header>
+<h1>{escape(title)}</h1>
+<nav>
+<button id="previous-deal" title="previous deal (↑)"{match_buttons}>◀ deal</button>
+<button id="first" title="first move (Home)">first</button>
+<button id="previous" title="previous move (←)">◀</button>
+<button id="next" title="next move (→)">▶</button>
+<button id="last" title="last move (End)">last</button>
+<button id="next-deal" title="next deal (↓)"{match_buttons}>deal ▶</button>
+<input id="slider" type="range" min="0" max="0" value="0" aria-label="move">
+</nav>
+<span id="where"></span>
+</header>
+<section id="info"><span id="move"></span><span id="turn"></span><span id="score"></span></section>
+<main>
+<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {drawn.width:g} {drawn.height:g}" \
+font-family="DejaVu Sans, Verdana, Arial, sans-serif">{drawn.defs}<g id="frame"></g></svg>
+</main>
+<p class="help">← → a move · Home End the first and last · ↑ ↓ the previous and next deal</p>
+<script>
+const PARTS = {_json(parts)};
+const STEPS = {_json(encoded)};
+const DEALS = {_json(starts)};
+{_SCRIPT}</script>
+</body>
+</html>
+"""
+
+
+def write_replay_html(
+    record: DealRecord | MatchRecord,
+    path: str | PathLike[str],
+    *,
+    rules: RuleSet | None = None,
+    bottom: int = 0,
+    colors: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> None:
+    """Write the replay page of ``record`` (:func:`replay_html`) to ``path``, in UTF-8."""
+    if not isinstance(path, str | PathLike):
+        raise TypeError(f"path must be a str or a path, got {type(path).__name__}")
+    page = replay_html(record, rules=rules, bottom=bottom, colors=colors, title=title)
+    Path(path).write_text(page, encoding="utf-8")

@@ -1,0 +1,203 @@
+"""The replay page (biriba.replay_page and ``biriba replay``): one self-contained file that
+steps through a deal or a match, checked as text and in a real headless Chromium."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from biriba import Deal, Match, RecordError, records
+from biriba.cli import main
+from biriba.replay_page import replay_html, write_replay_html
+from tests.browser import Browser, find_chromium, png_pixels
+
+
+def random_deal(seed: int, moves: int | None = None) -> Deal:
+    deal = Deal.new(seed=seed, dealer=seed % 4)
+    rng = random.Random(seed)
+    while not deal.is_over and (moves is None or len(deal.history) < moves):
+        deal.play(rng.choice(deal.legal_moves()))
+    return deal
+
+
+def two_deal_match() -> Match:
+    """A match whose first deal is over and whose second is 25 moves in."""
+    match = Match.new(seed=9)
+    rng = random.Random(9)
+    while not match.deal.is_over:
+        match.deal.play(rng.choice(match.deal.legal_moves()))
+    match.next_deal()
+    for _ in range(25):
+        match.deal.play(rng.choice(match.deal.legal_moves()))
+    return match
+
+
+def page_data(page: str) -> tuple[list[str], list[list[Any]], list[int]]:
+    """The parts, the steps and the first step of each deal, as the page's script has them."""
+    found = {}
+    for name in ("PARTS", "STEPS", "DEALS"):
+        match = re.search(rf"^const {name} = (.*);$", page, re.MULTILINE)
+        assert match, name
+        found[name] = json.loads(match[1])
+    return found["PARTS"], found["STEPS"], found["DEALS"]
+
+
+def board(page: str) -> tuple[str, str]:
+    """The opening tag and the definitions of the page's picture."""
+    match = re.search(r'(<svg id="board"[^>]*>)(.*?)<g id="frame"></g></svg>', page, re.DOTALL)
+    assert match
+    return match[1], match[2]
+
+
+def test_a_deal_page_has_a_step_per_move_each_a_well_formed_picture() -> None:
+    deal = random_deal(1)
+    page = replay_html(records.record_deal(deal))
+    parts, steps, starts = page_data(page)
+    assert len(steps) == len(deal.history) + 1
+    assert starts == [0]
+    opening, defs = board(page)
+    for step in steps:
+        ET.fromstring(opening + defs + "".join(parts[i] for i in step[1]) + "</svg>")
+    # the move text names the seat that played it, as a replay finds it
+    again = Deal.new(seed=1, dealer=1)
+    for i, move in enumerate(deal.history, 1):
+        seat = again.to_move
+        again.play(move)
+        assert steps[i][3] == f"seat {seat}: {move}"
+        assert steps[i][4] == (
+            f"seat {again.to_move} to {again.phase.value}" if not again.is_over else steps[i][4]
+        )
+        score = " · ".join(f"team {t} {s.total}" for t, s in enumerate(again.score().teams))
+        assert steps[i][5] == f"score: {score}"
+    assert steps[0][3] == ""
+    assert steps[-1][4].startswith("deal over")
+
+
+def test_a_page_fetches_nothing() -> None:
+    page = replay_html(records.record_deal(random_deal(2, 40)))
+    assert not re.search(r"""(src|href)\s*=\s*["'](?!#|data:)""", page)
+    assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "<script src" not in page and "@import" not in page
+
+
+def test_a_match_page_steps_through_every_deal() -> None:
+    match = two_deal_match()
+    record = records.record_match(match)
+    page = replay_html(record, bottom=1, title="two deals")
+    _, steps, starts = page_data(page)
+    first, second = record.deals
+    assert starts == [0, len(first.moves) + 1]
+    assert len(steps) == len(first.moves) + len(second.moves) + 2
+    assert [s[0] for s in steps] == [0] * starts[1] + [1] * (len(steps) - starts[1])
+    totals = " · ".join(str(t) for t in match.totals)
+    assert steps[-1][5].endswith(f"(match before this deal: {totals})")
+    assert steps[0][5].endswith("(match before this deal: 0 · 0)")
+    assert "<title>two deals</title>" in page
+
+
+def test_a_record_that_does_not_replay_is_refused() -> None:
+    record = records.record_deal(random_deal(3, 10))
+    broken = records.DealRecord(rules="biriba", moves=("draw", "draw"), seed=record.seed)
+    with pytest.raises(RecordError):
+        replay_html(broken)
+    with pytest.raises(TypeError):
+        replay_html(Deal.new(seed=1))  # type: ignore[arg-type]
+
+
+def test_write_replay_html_and_the_command(tmp_path: Path) -> None:
+    record = records.record_deal(random_deal(4, 30))
+    path = tmp_path / "deal.json"
+    path.write_text(records.dumps(record))
+    written = tmp_path / "a.html"
+    write_replay_html(record, written)
+    out = io.StringIO()
+    assert main(["replay", str(path), "--html", str(tmp_path / "b.html")], out) == 0
+    assert "wrote" in out.getvalue()
+    assert written.read_text(encoding="utf-8") == (tmp_path / "b.html").read_text(encoding="utf-8")
+    assert main(["replay", str(tmp_path / "missing.json"), "--html", str(written)], out) == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "biriba-record"}')
+    assert main(["replay", str(bad), "--html", str(written)], io.StringIO()) == 2
+    with pytest.raises(TypeError):
+        write_replay_html(record, 5)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- in a browser
+WIDTH, HEIGHT = 1024, 768
+KEYS = {"ArrowRight": 39, "ArrowLeft": 37, "Home": 36, "End": 35, "ArrowDown": 40, "ArrowUp": 38}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip(
+            "NO BROWSER: chromium is not installed, so the replay page was not opened in a "
+            "browser (.ci/run installs it with apt-get; or set BIRIBA_CHROMIUM)"
+        )
+    with Browser(executable, WIDTH, HEIGHT) as opened:
+        yield opened
+
+
+def test_the_page_in_a_headless_browser(browser: Browser, tmp_path: Path) -> None:
+    match = two_deal_match()
+    record = records.record_match(match)
+    path = tmp_path / "match.html"
+    write_replay_html(record, path)
+    _, steps, starts = page_data(path.read_text(encoding="utf-8"))
+    browser.open(path.as_uri())
+
+    def state() -> tuple[int, str, str]:
+        step = int(browser.evaluate("document.body.dataset.step"))
+        move = browser.evaluate("document.getElementById('move').textContent")
+        frame = browser.evaluate("document.getElementById('frame').innerHTML")
+        return step, move, frame
+
+    def press(key: str) -> None:
+        browser.press(key, KEYS[key])
+
+    step, move, first_frame = state()
+    assert step == 0 and move == "the deal as dealt"
+    assert browser.evaluate("document.querySelectorAll('#frame use').length") > 40
+    for expected in (1, 2, 3):
+        press("ArrowRight")
+        step, move, frame = state()
+        assert step == expected and move == steps[expected][3]
+    assert frame != first_frame
+    press("ArrowLeft")
+    assert state()[0] == 2
+    press("End")
+    assert state()[0] == len(steps) - 1
+    press("ArrowRight")  # nothing after the last move
+    assert state()[0] == len(steps) - 1
+    press("ArrowUp")  # the start of this deal, the second
+    assert state()[0] == starts[1]
+    press("ArrowUp")
+    assert state()[0] == 0
+    press("ArrowDown")
+    assert state()[0] == starts[1]
+    press("Home")
+    assert state()[0] == 0
+    browser.evaluate("document.getElementById('next').click()")
+    assert state()[0] == 1
+    press("ArrowRight")
+    assert browser.evaluate("document.getElementById('turn').textContent") == steps[2][4]
+    assert browser.evaluate("document.getElementById('score').textContent") == steps[2][5]
+
+    png = browser.screenshot()
+    width, height, channels, rows = png_pixels(png)
+    assert (width, height) == (WIDTH, HEIGHT)
+    pixels = Counter(row[i : i + 3] for row in rows[::3] for i in range(0, len(row), 3 * channels))
+    assert len(pixels) > 50, "the screenshot is (nearly) blank"
+    assert pixels.most_common(1)[0][1] < 0.9 * pixels.total()
+
+    assert browser.errors() == []
+    assert all(url.startswith(("file:", "data:")) for url in browser.requested())
