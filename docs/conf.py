@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import doctest
+import sys
+from pathlib import Path
+
+# The Pictures page's pictures are drawn when the docs are built (docs/pictures.py).
+sys.path.insert(0, str(Path(__file__).parent))
 
 project = "biriba"
 author = "The biriba developers"
@@ -12,6 +17,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
+    "pictures",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
@@ -20,7 +26,8 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 # except to the standard library, which the offline build cannot link to.
 nitpicky = True
 nitpick_ignore_regex = [(r"py:class", r"(collections\.abc|enum|os|random|concurrent\.futures)\..*")]
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "_generated"]
+html_extra_path = ["_generated/extra"]
 
 try:
     import furo  # noqa: F401
