@@ -11,24 +11,25 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-import attrs
 import pytest
 
 from biriba import (
     BIRIBA,
+    BURACO,
     BiribaError,
     Card,
     Deal,
     Discard,
     Meld,
+    MeldKind,
     Phase,
-    Suit,
+    RuleSet,
     enumerate_melds,
     full_pack,
     parse_cards,
     svg,
 )
-from biriba.svg import DEFAULT_COLORS, table_of
+from biriba.svg import DEFAULT_COLORS
 from tests.data.regenerate import pictures
 from tests.helpers import deal_at
 
@@ -261,11 +262,48 @@ def test_the_seat_to_move_is_framed() -> None:
     assert f"▶ to {deal.phase.value}" in texts(root)
 
 
-def test_the_bonus_suit_is_shown() -> None:
-    table = attrs.evolve(table_of(played(1, 3)), bonus_suit=Suit.HEARTS)
-    shown = texts(parse(svg.table(table)))
-    assert "kózi" in shown and "♥" in shown
-    assert "kózi" not in texts(parse(svg.table(played(1, 3))))
+def header(root: ET.Element) -> list[str]:
+    """The texts of the picture's first line."""
+    return [t.text or "" for t in root.iter(f"{NS}text") if t.get("y") in ("22", "23")]
+
+
+def test_the_bonus_suit_is_shown_under_kozi() -> None:
+    kozi = RuleSet.named("biriba-kozi")
+    deal = Deal.new(kozi, seed=1)
+    assert deal.bonus_suit is not None
+    assert {"kózi", deal.bonus_suit.symbol} <= set(header(parse(svg.table(deal))))
+    assert "kózi" not in header(parse(svg.table(Deal.new(seed=1))))
+    # a joker up-card: the suit is not named yet; the first player takes the joker (V1)
+    deal = Deal.new(kozi, seed=7)
+    assert deal.bonus_suit is None
+    assert {"kózi", "?"} <= set(header(parse(svg.table(deal))))
+    seat = deal.to_move
+    deal.play("kozi H")
+    assert {"kózi", "♥"} <= set(header(parse(svg.table(deal.view(seat or 0)))))
+    root = parse(svg.table(deal))
+    assert f"last: seat {seat}: kozi H" in header(root)
+    (corner,) = highlighted(root)  # the joker taken into the hand
+    assert corner in placed(root, "JK")
+
+
+def test_buraco_mortos_canastras_and_the_redraw() -> None:
+    deal = Deal.new(BURACO, seed=1)
+    shown = texts(parse(svg.table(deal)))
+    assert "mortos · 2 left" in shown
+    assert "discard pile · 0" in shown
+    seat = deal.to_move
+    deal.play("draw")
+    replaced = deal.stock[-1]
+    deal.play("redraw")
+    root = parse(svg.table(deal))
+    assert f"last: seat {seat}: redraw" in header(root)
+    (corner,) = highlighted(root)  # the card drawn instead
+    assert corner in placed(root, str(replaced))
+    canastra = texts(parse(svg.meld(Meld.parse("3H 4H 5H 6H 7H 8H 9H", BURACO))))
+    assert "clean canastra" in canastra
+    wild = Meld.parse("JK 2C 2D 2H 2S JK 2C", BURACO)
+    assert wild.kind is MeldKind.WILD and wild.is_biriba
+    assert "wild canastra" in texts(parse(svg.meld(wild)))
 
 
 def test_a_received_reserve_is_noted() -> None:

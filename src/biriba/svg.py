@@ -305,8 +305,11 @@ def _draw_meld(
     label = "" if index is None else str(index)
     frame = None
     if meld.is_biriba:
-        state = "clean" if meld.is_clean else "dirty"
-        frame = colors[state]
+        if meld.kind is MeldKind.WILD:  # Z3.7: neither clean nor dirty
+            state, frame = "wild", colors["wild"]
+        else:
+            state = "clean" if meld.is_clean else "dirty"
+            frame = colors[state]
         label = f"{label} · {state} {word}" if label else f"{state} {word}"
     if label:
         parts.append(
@@ -474,8 +477,11 @@ class Table:
     scores: tuple[int, ...]
     #: Whether :attr:`scores` count the hands (a deal) or only the table (a view).
     full_score: bool
-    #: The bonus suit under kózi (V1), else ``None``.
+    #: The bonus suit under kózi (V1), else ``None`` (also while a joker up-card waits for
+    #: its suit to be named).
     bonus_suit: Suit | None = None
+    #: Whether the deal's last turn is being played (Z4.3).
+    last_turn: bool = False
     #: The last move played, else ``None``.
     last_move: Move | None = None
     #: The seat that played it, where known.
@@ -495,7 +501,8 @@ class Table:
             if self.closed_by is not None:
                 return f"deal over: seat {self.closed_by} closed"
             return "deal over"
-        return f"seat {self.to_move} to {self.phase.value}"
+        turn = f"seat {self.to_move} to {self.phase.value}"
+        return turn + " · last turn" if self.last_turn else turn
 
     def move_text(self) -> str:
         """The last move in words: ``seat 2: discard 7H`` (empty before the first move)."""
@@ -513,14 +520,6 @@ class Table:
             totals = " · ".join(str(t) for t in self.match_totals)
             text += f" (match before this deal: {totals})"
         return text
-
-
-def _bonus_suit(data: Mapping[str, object]) -> Suit | None:
-    """The bonus suit written in a position's or a view's data (V1), if any."""
-    letter = data.get("bonus_suit")
-    if isinstance(letter, str) and len(letter) == 1 and letter in "CDHS":
-        return Suit("CDHS".index(letter))
-    return None
 
 
 def _mover(move: Move, to_move: int | None, closed_by: int | None, players: int) -> int | None:
@@ -578,7 +577,8 @@ def _table_of_deal(deal: Deal) -> Table:
         closed_by=position.closed_by,
         scores=tuple(t.total for t in deal.score().teams),
         full_score=True,
-        bonus_suit=_bonus_suit(deal.to_dict()),
+        bonus_suit=deal.bonus_suit,
+        last_turn=deal.last_turn,
         last_move=last,
         last_seat=seat,
         arrived=arrived,
@@ -613,7 +613,8 @@ def _table_of_view(view: PlayerView) -> Table:
         closed_by=view.closed_by,
         scores=tuple(t.total for t in view.public_score().teams),
         full_score=False,
-        bonus_suit=_bonus_suit(view.to_dict()),
+        bonus_suit=view.bonus_suit,
+        last_turn=view.last_turn,
         last_move=last,
         last_seat=seat,
         viewer=view.seat,
@@ -742,21 +743,24 @@ class _Drawing:
             left = f"deal {t.deal_index} · " + left
         if t.viewer is not None:
             left += f" · seen by seat {t.viewer}"
-        parts = [_text(_PAD, 22, left, size=14, fill=colors["text"])]
-        if t.bonus_suit is not None:
-            chip = _WIDTH / 2 - 170
-            parts.append(_text(chip - 4, 22, "kózi", size=14, fill=colors["text"], anchor="end"))
-            parts.append(_rect(chip, 5, 22, 24, fill=colors["card"], radius=4))
+        parts = []
+        x = _PAD
+        if t.rules.bonus_suit_bonus is not None:  # kózi (V1): the suit, or "?" until named
+            parts.append(_text(x, 22, "kózi", size=14, fill=colors["text"], bold=True))
+            parts.append(_rect(x + 38, 5, 22, 24, fill=colors["card"], radius=4))
+            suit = t.bonus_suit
             parts.append(
                 _text(
-                    chip + 11,
+                    x + 49,
                     23,
-                    t.bonus_suit.symbol,
+                    "?" if suit is None else suit.symbol,
                     size=17,
                     anchor="middle",
-                    fill=_suit_color(t.bonus_suit, colors),
+                    fill=colors["edge"] if suit is None else _suit_color(suit, colors),
                 )
             )
+            x += 70
+        parts.append(_text(x, 22, left, size=14, fill=colors["text"]))
         parts.append(
             _text(
                 _WIDTH / 2,
@@ -769,15 +773,22 @@ class _Drawing:
             )
         )
         if t.last_move is not None:
+            last = "last: " + t.move_text()
+            room = _WIDTH / 2 - 140
+            if len(last) * 8.5 > room:  # a long addition: squeeze it into its room
+                squeeze = f' textLength="{_n(room)}" lengthAdjust="spacingAndGlyphs"'
+            else:
+                squeeze = ""
             parts.append(
                 _text(
                     _WIDTH - _PAD,
                     22,
-                    "last: " + t.move_text(),
+                    last,
                     size=14,
                     fill=colors["highlight"],
                     anchor="end",
                     bold=True,
+                    extra=squeeze,
                 )
             )
         return "".join(parts)
