@@ -66,7 +66,7 @@ def position_to_dict(position: Position, rules: RuleSet) -> dict[str, Any]:
     """``position`` as plain JSON-ready data (the format :func:`read_position` reads).
 
     The rules are written as the preset's name when they are that preset unchanged, else
-    as the rule set's data (:func:`~biriba.rules.rules_to_data`)."""
+    as the rule set's data (``rules_to_data``)."""
     data = {
         "rules": rules_to_data(rules),
         "dealer": position.dealer,

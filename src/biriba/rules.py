@@ -289,7 +289,7 @@ class RuleSet:
     def is_preset(self) -> bool:
         """Whether this rule set is the preset of its :attr:`name`, unchanged: then its
         name alone says everything, and positions, matches and records write just the
-        name (:func:`rules_to_data`)."""
+        name (``rules_to_data``)."""
         return _PRESETS.get(self.name) == self
 
     def to_dict(self) -> dict[str, object]:
