@@ -12,6 +12,7 @@ and Page Down) the previous and next deal of a match.
 
 >>> import random
 >>> from biriba import Deal, records
+>>> from biriba.replay_page import replay_html
 >>> deal = Deal.new(seed=4)
 >>> rng = random.Random(4)
 >>> for _ in range(30):
