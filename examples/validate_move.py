@@ -1,7 +1,8 @@
 """Validate a move sent by another app: a JSON position and a move in, a verdict out.
 
 Run it with ``python examples/validate_move.py [POSITION.json] [MOVE ...]``; without
-arguments it checks a few moves against ``examples/data/position.json``.
+arguments it checks a few moves against ``examples/data/position.json``, playing each
+legal one so that the next is checked against the position after it.
 """
 
 from __future__ import annotations
@@ -11,27 +12,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from biriba import BiribaError, Deal, IllegalMoveError
+from biriba import Deal, check_move
 
 
 def verdict(position: dict[str, Any], move: str) -> dict[str, Any]:
-    """Check ``move`` against ``position`` and answer as JSON-ready data.
-
-    The answer says whether the move is legal, and if not, why, with the rule's id. A
-    position that is not valid is reported as such, never as a crash.
-    """
-    try:
+    """Check ``move`` against ``position`` and answer as JSON-ready data: the verdict of
+    :func:`biriba.check_move` (legal or not, the rule's id, the reason), and for a legal
+    move the position after it."""
+    answer = check_move(position, move).to_dict()
+    if answer["legal"]:
         deal = Deal.from_dict(position)
-    except BiribaError as error:
-        return {"move": move, "legal": False, "reason": str(error)}
-    try:
-        deal.verify(move)
-    except IllegalMoveError as error:
-        return {"move": move, "legal": False, "reason": str(error)}
-    except BiribaError as error:  # not a move at all
-        return {"move": move, "legal": False, "reason": str(error)}
-    deal.play(move)
-    return {"move": move, "legal": True, "position_after": deal.to_dict()}
+        deal.play(move)
+        answer["position_after"] = deal.to_dict()
+    return answer
 
 
 def main(argv: list[str]) -> None:

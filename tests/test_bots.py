@@ -7,6 +7,7 @@ import json
 import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -171,9 +172,12 @@ def test_cli_validate_record_and_position(tmp_path: Path) -> None:
     assert run("validate", str(tmp_path / "missing.json"))[0] == 2
 
 
-def test_cli_help() -> None:
+def test_cli_without_a_command_prints_the_help_and_exits_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, text = run()
-    assert code == 0 and "simulate" in text
+    assert code == 2 and text == ""
+    assert "simulate" in capsys.readouterr().err
 
 
 def test_play_drives_through_its_input() -> None:
@@ -226,3 +230,49 @@ def test_the_heuristic_asks_the_rule_set_which_cards_are_wild() -> None:
         view = Deal.new(rules, seed=5).view(1)
         dangers.append(discard_danger(two, view, Counter(view.hand)))
     assert dangers[0] - dangers[1] >= 50
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"iterations": "3"}, {"candidates": 2.5}, {"horizon": None}, {"time_limit": "1"}],
+)
+def test_monte_carlo_arguments_of_the_wrong_type_raise_type_error(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(TypeError, match=next(iter(kwargs))):
+        MonteCarloBot(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"iterations": 0}, {"candidates": -1}, {"horizon": 0}, {"time_limit": 0}]
+)
+def test_monte_carlo_arguments_out_of_range_raise_biriba_error(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(BiribaError, match=next(iter(kwargs))):
+        MonteCarloBot(**kwargs)
+
+
+def test_play_deal_checks_its_bots() -> None:
+    with pytest.raises(TypeError, match=r"bots\[0\] is not a bot"):
+        play_deal(Deal.new(seed=1), [None] * 4)  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        play_deal(Deal.new(seed=1), RandomBot())  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        play_deal("deal", [RandomBot()] * 4)  # type: ignore[arg-type]
+    with pytest.raises(BiribaError, match="max_moves"):
+        play_deal(Deal.new(seed=1), [RandomBot()] * 4, max_moves=0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"workers": 0}, BiribaError),
+        ({"workers": -2}, BiribaError),
+        ({"workers": "2"}, TypeError),
+        ({"seed": 1.5}, TypeError),
+        ({"executor": "pool"}, TypeError),
+        ({"progress": 3}, TypeError),
+        ({"max_deals_per_match": 0}, BiribaError),
+    ],
+)
+def test_simulate_arguments_are_checked(kwargs: dict[str, Any], error: type[Exception]) -> None:
+    with pytest.raises(error) as caught:
+        simulate(["greedy", "random"], deals=1, **kwargs)
+    assert type(caught.value) is error

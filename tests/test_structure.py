@@ -27,6 +27,7 @@ LAYERS = [
     ["deal"],
     ["match"],
     ["records"],
+    ["checking"],
     ["encoding"],
     ["svg"],
     ["replay_page"],

@@ -10,6 +10,7 @@ Cards, rule sets and melds::
 
 from biriba import records, svg
 from biriba.cards import JOKER, Card, Rank, Suit, format_cards, parse_cards
+from biriba.checking import Verdict, check_move
 from biriba.deal import Deal, Phase, PlayerView, team_of
 from biriba.enumeration import enumerate_melds
 from biriba.errors import (
@@ -84,7 +85,9 @@ __all__ = [
     "Suit",
     "TakeDiscard",
     "TeamScore",
+    "Verdict",
     "__version__",
+    "check_move",
     "enumerate_melds",
     "format_cards",
     "full_pack",

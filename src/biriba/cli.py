@@ -16,6 +16,7 @@ from typing import TextIO
 
 import attrs
 
+from biriba import __version__
 from biriba.errors import BiribaError
 from biriba.rules import PRESET_DESCRIPTIONS, RuleSet
 
@@ -91,42 +92,79 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
     from biriba import records
+    from biriba.checking import check_move
     from biriba.deal import Deal
+    from biriba.errors import InvalidPositionError
+    from biriba.limits import MAX_JSON, parse_json
 
+    rules = None if args.rules is None else load_rules(args.rules)
     try:
-        text = Path(args.file).read_text()
+        with open(args.file, "rb") as handle:
+            raw = handle.read(4 * MAX_JSON + 1)
     except OSError as error:
-        print(f"cannot read {args.file}: {error.strerror}", file=out)
+        print(f"biriba: cannot read {args.file[:80]}: {error.strerror}", file=sys.stderr)
         return 2
     try:
-        data = json.loads(text)
-    except ValueError as error:
-        print(f"{args.file} is not JSON: {error}", file=out)
-        return 1
-    if isinstance(data, dict) and data.get("format") == records.FORMAT:
-        try:
-            result = records.replay(records.from_dict(data))
-        except BiribaError as error:
-            print(f"invalid record: {error}", file=out)
-            return 1
-        print(f"valid record: every move replays ({type(result).__name__.lower()})", file=out)
-        return 0
-    try:
-        deal = Deal.from_dict(data, None if args.rules is None else load_rules(args.rules))
-    except (BiribaError, TypeError) as error:
-        print(str(error), file=out)
-        return 1
-    if args.move is None:
-        moves = ", ".join(str(m) for m in deal.legal_moves()) or "none: the deal is over"
-        print(f"valid position; legal moves: {moves}", file=out)
-        return 0
-    try:
-        deal.verify(args.move)
+        data = parse_json(raw, "position or record", InvalidPositionError)
     except BiribaError as error:
-        print(f"illegal: {error}", file=out)
-        return 1
-    print(f"legal: {args.move}", file=out)
-    return 0
+        return _report(out, args.json, {"valid": False, "error": "json", "reason": str(error)})
+    if isinstance(data, dict) and data.get("format") == records.FORMAT:
+        if args.move is not None:
+            print(
+                "biriba: --move checks a move against a position, and this file is a "
+                "record: leave --move out to replay it",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            replayed = records.replay(records.from_dict(data), rules)
+        except BiribaError as error:
+            reason = str(error).removeprefix("invalid record: ")
+            return _report(
+                out,
+                args.json,
+                {"valid": False, "error": "record", "rule": error.rule, "reason": reason},
+                f"invalid record: {reason}",
+            )
+        kind = type(replayed).__name__.lower()
+        return _report(
+            out,
+            args.json,
+            {"valid": True, "kind": kind},
+            f"valid record: every move replays ({kind})",
+        )
+    if args.move is not None:
+        verdict = check_move(data, args.move, rules=rules)
+        if args.json:
+            print(json.dumps(verdict.to_dict()), file=out)
+        elif verdict.legal:
+            print(f"legal: {verdict.move}", file=out)
+        else:
+            print(f"{'illegal' if verdict.move else 'invalid'}: {verdict.reason}", file=out)
+        return 0 if verdict.legal else 1
+    try:
+        if not isinstance(data, dict):
+            raise InvalidPositionError("invalid position: a position is a JSON object")
+        deal = Deal.from_dict(data, rules)
+    except BiribaError as error:
+        return _report(
+            out,
+            args.json,
+            {"valid": False, "error": "position", "rule": error.rule, "reason": str(error)},
+        )
+    moves = [str(m) for m in deal.legal_moves()]
+    return _report(
+        out,
+        args.json,
+        {"valid": True, "legal_moves": moves},
+        f"valid position; legal moves: {', '.join(moves) or 'none: the deal is over'}",
+    )
+
+
+def _report(out: TextIO, as_json: bool, answer: dict[str, object], text: str = "") -> int:
+    """Print ``answer`` as JSON, or as ``text`` (default: its reason); 0 if it is valid."""
+    print(json.dumps(answer) if as_json else text or str(answer["reason"]), file=out)
+    return 0 if answer["valid"] else 1
 
 
 def _replay(args: argparse.Namespace, out: TextIO) -> int:
@@ -172,6 +210,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="biriba", description="Biriba, the Greek partnership rummy game, and Buraco."
     )
+    parser.add_argument("--version", action="version", version=f"biriba {__version__}")
     sub = parser.add_subparsers(dest="command")
     rules_help = "a preset's name (biriba rules lists them) or a rule set's FILE.json"
     demo = sub.add_parser("demo", help="play a whole seeded deal between four bots")
@@ -193,15 +232,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--rules", default="biriba", help=rules_help)
     games = simulate.add_mutually_exclusive_group()
-    games.add_argument("--deals", type=int, default=100, help="single deals (default 100)")
-    games.add_argument("--matches", type=int, default=None, help="whole matches instead")
+    games.add_argument(
+        "--deals", type=_at_least_one, default=100, help="single deals (default 100)"
+    )
+    games.add_argument("--matches", type=_at_least_one, default=None, help="whole matches instead")
     simulate.add_argument("--seed", default="0", help="the seed (default 0)")
-    simulate.add_argument("--workers", type=int, default=None, help="processes (default: all)")
+    simulate.add_argument(
+        "--workers", type=_at_least_one, default=None, help="processes (default: all)"
+    )
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     simulate.set_defaults(func=_simulate)
     validate = sub.add_parser("validate", help="replay a record, or check a position and a move")
     validate.add_argument("file", help="a record or a position, as JSON")
     validate.add_argument("--move", default=None, help="a move to check against the position")
+    validate.add_argument(
+        "--json", action="store_true", help="answer as JSON (a move's verdict: check_move's)"
+    )
     validate.add_argument(
         "--rules", default=None, help="the rule set the position must be of (NAME or FILE.json)"
     )
@@ -222,9 +268,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     stream = out if out is not None else sys.stdout
     parser = _parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help(stream)
-        return 0
+    if args.command is None:  # a command is needed: say which there are
+        parser.print_help(sys.stderr)
+        return 2
     try:
         result: int = args.func(args, stream)
     except BrokenPipeError:  # the output was cut short (``| head``): not an error
@@ -233,4 +279,18 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except BiribaError as error:
         print(f"biriba: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: one line, and the shell's code for SIGINT
+        print("\nbiriba: interrupted", file=sys.stderr)
+        return 130
     return result
+
+
+def _at_least_one(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value

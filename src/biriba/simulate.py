@@ -20,6 +20,7 @@ functions are).
 from __future__ import annotations
 
 import math
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
@@ -28,6 +29,7 @@ import attrs
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
 from biriba.deal import Deal
 from biriba.errors import BiribaError
+from biriba.limits import excerpt
 from biriba.match import Match
 from biriba.rules import BIRIBA, RuleSet
 
@@ -123,6 +125,12 @@ class SimulationResult:
         return "\n".join(lines)
 
 
+def _ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C to the parent, which stops the pool (the workers
+    would otherwise each print a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _name(bot: BotFactory) -> str:
     return str(getattr(bot, "__name__", type(bot).__name__))
 
@@ -132,9 +140,9 @@ def _resolve(bot: str | BotFactory) -> BotFactory:
         try:
             return BOTS[bot.lower()]
         except KeyError:
-            raise BiribaError(f"no bot named {bot!r}; known: {', '.join(BOTS)}") from None
+            raise BiribaError(f"no bot named {excerpt(bot)}; known: {', '.join(BOTS)}") from None
     if not callable(bot):
-        raise TypeError(f"a bot is a name or a factory taking a seed, got {bot!r}")
+        raise TypeError(f"a bot is a name or a factory taking a seed, got {excerpt(bot)}")
     return bot
 
 
@@ -193,9 +201,33 @@ def simulate(
     count = deals if deals is not None else matches
     assert count is not None
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise BiribaError(f"the number of games must be a positive int, got {count!r}")
+        raise BiribaError(f"the number of games must be a positive int, got {excerpt(count)}")
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise TypeError(f"seed must be an int or a str, got {type(seed).__name__}")
+    if workers is not None:
+        if isinstance(workers, bool) or not isinstance(workers, int):
+            raise TypeError(f"workers must be an int or None, got {type(workers).__name__}")
+        if workers < 1:
+            raise BiribaError(f"workers must be at least 1, got {excerpt(workers)}")
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(
+            f"executor must be a concurrent.futures.Executor, got {type(executor).__name__}"
+        )
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a function or None, got {type(progress).__name__}")
+    if max_deals_per_match is not None and (
+        isinstance(max_deals_per_match, bool)
+        or not isinstance(max_deals_per_match, int)
+        or max_deals_per_match < 1
+    ):
+        raise BiribaError(
+            f"max_deals_per_match must be a whole number of at least 1 or None, "
+            f"got {excerpt(max_deals_per_match)}"
+        )
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise TypeError(f"bots is a list of bots, one per team, got {type(bots).__name__}")
     if isinstance(bots, str) or len(bots) != rules.teams:
         raise BiribaError(
             f"simulate plays one bot per team: {rules.teams} under {rules.name!r}, "
@@ -217,6 +249,12 @@ def simulate(
     elif workers == 1:
         collect(_play_game(t) for t in tasks)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            collect(pool.map(_play_game, tasks, chunksize=max(1, count // 32)))
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        try:
+            # Small chunks: on Ctrl-C the workers finish only the games they hold.
+            collect(pool.map(_play_game, tasks, chunksize=max(1, min(count // 32, 4))))
+        except BaseException:  # Ctrl-C or an error: drop the games not started
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown()
     return SimulationResult(tuple(_name(f) for f in factories), tuple(results), kind)

@@ -27,6 +27,7 @@ from biriba.bots.heuristics import (
 )
 from biriba.deal import Deal, Phase, PlayerView
 from biriba.errors import BiribaError
+from biriba.limits import excerpt
 from biriba.moves import Discard, Move, TakeDiscard
 
 __all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "play_deal"]
@@ -98,8 +99,16 @@ class MonteCarloBot:
         horizon: int = 60,
         time_limit: float | None = None,
     ) -> None:
-        if iterations < 1 or candidates < 1 or horizon < 1:
-            raise BiribaError("iterations, candidates and horizon must be at least 1")
+        _check_count(iterations, "iterations")
+        _check_count(candidates, "candidates")
+        _check_count(horizon, "horizon")
+        if time_limit is not None:
+            if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+                raise TypeError(
+                    f"time_limit is a number of seconds, got {type(time_limit).__name__}"
+                )
+            if not time_limit > 0:
+                raise BiribaError(f"time_limit must be more than 0 seconds, got {time_limit!r}")
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.candidates = candidates
@@ -167,6 +176,14 @@ class MonteCarloBot:
         return f"MonteCarloBot(iterations={self.iterations}, candidates={self.candidates})"
 
 
+def _check_count(value: object, name: str) -> None:
+    """Raise unless ``value`` (the argument ``name``) is a whole number of at least 1."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < 1:
+        raise BiribaError(f"{name} must be at least 1, got {excerpt(value)}")
+
+
 def play_deal(deal: Deal, bots: Sequence[Bot], *, max_moves: int = 20_000) -> Deal:
     """Play ``deal`` to its end, seat ``s`` played by ``bots[s]``; return the deal.
 
@@ -174,8 +191,19 @@ def play_deal(deal: Deal, bots: Sequence[Bot], *, max_moves: int = 20_000) -> De
     do not forbid players from taking the pile turn after turn without ever melding, which
     never ends a deal: after ``max_moves`` moves a :class:`~biriba.BiribaError` says so.
     """
+    if not isinstance(deal, Deal):
+        raise TypeError(f"play_deal expects a Deal, got {type(deal).__name__}")
+    if not isinstance(bots, Sequence) or isinstance(bots, str):
+        raise TypeError(f"bots is a list of bots, one per seat, got {type(bots).__name__}")
     if len(bots) != deal.rules.players:
         raise BiribaError(f"play_deal needs {deal.rules.players} bots, got {len(bots)}")
+    for index, bot in enumerate(bots):
+        if not callable(getattr(bot, "choose", None)):
+            raise TypeError(
+                f"bots[{index}] is not a bot: a bot has a choose(view) method, "
+                f"got {type(bot).__name__}"
+            )
+    _check_count(max_moves, "max_moves")
     for _ in range(max_moves):
         if deal.is_over:
             return deal

@@ -1,0 +1,114 @@
+"""biriba.check_move: one call, a verdict for anything, never an exception for content."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from biriba import LayMeld, Meld, Verdict, check_move
+from biriba.limits import MAX_JSON
+
+from .helpers import position
+
+#: Seat 0 to play, holding 9D 5H 7C 6D 2C, its team's meld 3D 4D 5D on the table.
+DATA = position(hands={0: "9D 5H 7C 6D 2C"}, melds=(["3D 4D 5D"], []))
+
+
+def test_a_legal_move() -> None:
+    verdict = check_move(DATA, "discard 9d")
+    assert verdict == Verdict(True, "discard 9D", None, verdict.reason, None)
+    assert verdict.to_dict() == {
+        "legal": True,
+        "move": "discard 9D",
+        "rule": None,
+        "reason": "discard 9D is legal for seat 0",
+        "error": None,
+    }
+
+
+def test_json_text_and_bytes_and_a_move_object() -> None:
+    text = json.dumps(DATA)
+    assert check_move(text, "add 0 6D").legal
+    assert check_move(text.encode(), "add 0 6D").legal
+    assert check_move(DATA, LayMeld(Meld.parse("5H 6H 7H"))).to_dict()["error"] == "illegal"
+
+
+def test_an_illegal_move_names_its_rule() -> None:
+    verdict = check_move(DATA, "discard KS")
+    assert (verdict.legal, verdict.move, verdict.rule, verdict.error) == (
+        False,
+        "discard KS",
+        "B4.1",
+        "illegal",
+    )
+    assert "B4.1" in verdict.reason
+
+
+def test_cards_that_form_no_meld_are_an_illegal_move() -> None:
+    verdict = check_move(DATA, "meld 5H 7C 9D")
+    assert (verdict.legal, verdict.move, verdict.error) == (False, None, "illegal")
+    assert verdict.rule is not None and verdict.rule.startswith("B3")
+
+
+def test_an_ambiguous_addition_lists_its_outcomes() -> None:
+    data = position(hands={0: "2D 9H 7C"}, melds=(["3D 4D 5D"], []))
+    verdict = check_move(data, "add 0 2D")
+    assert (verdict.legal, verdict.error, verdict.rule) == (False, "ambiguous", "B3.12")
+    assert len(verdict.outcomes) == 2
+    assert all(check_move(data, text).legal for text in verdict.outcomes)
+    assert verdict.to_dict()["outcomes"] == list(verdict.outcomes)
+
+
+@pytest.mark.parametrize("move", ["fold", "", "add ² 5H", "discard", "meld " + "7H " * 10**5])
+def test_text_that_is_no_move(move: str) -> None:
+    verdict = check_move(DATA, move)
+    assert (verdict.legal, verdict.move, verdict.rule, verdict.error) == (
+        False,
+        None,
+        None,
+        "notation",
+    )
+    assert len(verdict.reason) < 300
+
+
+@pytest.mark.parametrize(
+    ("bad", "rule"),
+    [
+        ("{", None),
+        ("[1, 2]", None),
+        ("null", None),
+        ('"position"', None),
+        ("[" * 5000 + "]" * 5000, None),
+        (b"\xff\xfe", None),
+        ({}, None),
+        ({**DATA, "dealer": 9}, "B1.1"),
+        ({**DATA, "stock": DATA["stock"][1:]}, "B1.2"),
+        (" " * (MAX_JSON + 1), None),
+    ],
+)
+def test_a_bad_position(bad: object, rule: str | None) -> None:
+    verdict = check_move(bad, "draw")  # type: ignore[arg-type]
+    assert (verdict.legal, verdict.move, verdict.rule, verdict.error) == (
+        False,
+        None,
+        rule,
+        "position",
+    )
+    assert len(verdict.reason) < 300
+
+
+def test_wrong_argument_types_raise_type_error() -> None:
+    with pytest.raises(TypeError):
+        check_move(None, "draw")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        check_move(DATA, 5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        check_move(DATA, "draw", rules="biriba")  # type: ignore[arg-type]
+
+
+def test_the_position_is_left_unchanged() -> None:
+    before = json.dumps(DATA)
+    check_move(DATA, "discard 9D")
+    check_move(DATA, "discard KS")
+    assert json.dumps(DATA) == before

@@ -1,0 +1,159 @@
+"""The command line: its version, its help, Ctrl-C, argument errors and ``validate``."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import biriba
+from biriba import Deal, records
+from biriba.cli import main
+
+from .helpers import position
+
+SOURCE = Path(__file__).resolve().parents[1] / "src"
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out)
+    return code, out.getvalue()
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--version"])
+    assert caught.value.code == 0
+    assert capsys.readouterr().out == f"biriba {biriba.__version__}\n"
+
+
+def test_the_version_is_the_package_s() -> None:
+    from importlib import metadata
+
+    try:
+        installed = metadata.version("biriba")
+    except metadata.PackageNotFoundError:  # pragma: no cover - run from the sources alone
+        pytest.skip("biriba is not installed")
+    assert installed == biriba.__version__
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--workers", "0"],
+        ["simulate", "--workers", "-3"],
+        ["simulate", "--deals", "0"],
+        ["simulate", "--matches", "x"],
+    ],
+)
+def test_counts_below_one_are_argument_errors(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert "at least 1" in err or "whole number" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("bots", "message"), [(["chess", "random"], "no bot named 'chess'"), (["random"], "one bot")]
+)
+def test_wrong_bots_are_clear_errors(
+    bots: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run("simulate", "--bots", *bots, "--deals", "1", "--workers", "1", "--quiet")
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("biriba: ") and message in err and err.count("\n") == 1
+
+
+def test_ctrl_c_exits_130_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import biriba.demo
+
+    def interrupted(**kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(biriba.demo, "run_demo", interrupted)
+    assert run("demo") == (130, "")
+    assert capsys.readouterr().err.strip() == "biriba: interrupted"
+
+
+def test_ctrl_c_in_a_parallel_simulation_exits_130_with_one_line() -> None:
+    env = {**os.environ, "PYTHONPATH": f"{SOURCE}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    command = [sys.executable, "-m", "biriba", "simulate", "--deals", "100000", "--workers", "2"]
+    command += ["--quiet"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        time.sleep(3)  # the pool is up and playing
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130, err[-2000:]
+    assert out == ""
+    assert err.strip() == "biriba: interrupted"
+
+
+def test_validate_a_move_on_a_record_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "record.json"
+    records.dump(records.record_deal(Deal.new(seed=1)), path)
+    code, out = run("validate", str(path), "--move", "draw")
+    assert code == 2 and out == ""
+    assert "--move" in capsys.readouterr().err
+
+
+def test_validate_names_an_invalid_record_once(tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    data = records.record_deal(Deal.new(seed=1)).to_dict()
+    data["version"] = 99
+    path.write_text(json.dumps(data))
+    code, out = run("validate", str(path))
+    assert code == 1
+    assert out.startswith("invalid record: ") and out.count("invalid record") == 1
+
+
+@pytest.mark.parametrize("move", ["add ² 9D", "add ٣ 9D", "meld " + "7H " * 5000])
+def test_validate_a_strange_move_gives_a_verdict_not_a_traceback(
+    tmp_path: Path, move: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position(hands={0: "9D 5H 7C"}, melds=(["3D 4D 5D"], []))))
+    code, out = run("validate", str(path), "--move", move)
+    assert code == 1 and out.startswith("invalid: ") and len(out) < 400
+    assert capsys.readouterr().err == ""
+    code, out = run("validate", str(path), "--move", move, "--json")
+    assert code == 1
+    assert json.loads(out)["error"] == "notation"
+
+
+def test_validate_json_prints_check_move_s_verdict(tmp_path: Path) -> None:
+    data = position(hands={0: "9D 5H 7C"}, melds=(["3D 4D 5D"], []))
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(data))
+    for move in ["discard 9D", "add 0 6D", "discard KS", "add 0 9D"]:
+        code, out = run("validate", str(path), "--move", move, "--json")
+        verdict = biriba.check_move(data, move)
+        assert json.loads(out) == verdict.to_dict()
+        assert code == (0 if verdict.legal else 1)
+    code, out = run("validate", str(path), "--json")
+    assert code == 0 and "discard 9D" in json.loads(out)["legal_moves"]
+    path.write_text("[1, 2]")
+    code, out = run("validate", str(path), "--json")
+    assert code == 1 and json.loads(out)["error"] == "position"
