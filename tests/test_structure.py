@@ -13,7 +13,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "biriba"
 
 #: The layers, first to last, as docs/internals.rst lists them.
 LAYERS = [
-    ["errors", "display"],
+    ["errors", "display", "version"],
     ["limits"],
     ["cards"],
     ["rules"],

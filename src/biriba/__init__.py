@@ -46,8 +46,7 @@ from biriba.rules import (
     full_pack,
 )
 from biriba.scoring import DealScore, TeamScore, score_team
-
-__version__ = "0.1.0"
+from biriba.version import __version__
 
 __all__ = [
     "BIRIBA",

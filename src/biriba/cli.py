@@ -16,9 +16,9 @@ from typing import TextIO
 
 import attrs
 
-from biriba import __version__
 from biriba.errors import BiribaError
 from biriba.rules import PRESET_DESCRIPTIONS, RuleSet
+from biriba.version import __version__
 
 __all__ = ["load_rules", "main"]
 
