@@ -683,8 +683,9 @@ def test_Z4_5_the_wait_and_the_100_instead_of_the_morto_s_cards() -> None:
 
 
 def test_Z4_5_a_partner_going_out_during_the_wait() -> None:
+    morto = "AS 4C 9D 5D 6D 7D 8D TC JC QC KC"  # seat 0's hand: the morto, untouched
     deal = at(
-        hands={2: "KS", 0: "AS 4C 9D"},
+        hands={2: "KS", 0: morto},
         to_move=2,
         melds=([REAL], []),
         received=(True, False),
@@ -696,14 +697,15 @@ def test_Z4_5_a_partner_going_out_during_the_wait() -> None:
     assert score.reserve == -100 and score.hands == 0  # seat 0's hand is its morto
     # Had seat 0's next turn come, the same cards would count instead of the 100.
     activated = at(
-        hands={2: "KS", 0: "AS 4C 9D"},
+        hands={2: "KS", 0: morto},
         to_move=2,
         melds=([REAL], []),
         received=(True, False),
     )
     activated.play("discard KS")
     score = activated.score().teams[0]
-    assert score.reserve == 0 and score.hands == -(15 + 5 + 10)
+    assert score.reserve == 0
+    assert score.hands == -sum(BURACO.card_value(c) for c in parse_cards(morto))
 
 
 def test_Z4_5_the_other_team_goes_out_during_the_wait() -> None:

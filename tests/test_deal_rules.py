@@ -25,6 +25,10 @@ from .helpers import deal_at, position, rejects, texts
 C = Card.parse
 BIRIBA_7 = "3H 4H 5H 6H 7H 8H 9H"  # a clean sequence biriba
 SIX = "2H 3H 4H 5H 6H 7H"  # one card short of a biriba
+SPADES_7 = "3S 4S 5S 6S 7S 8S 9S"  # a biriba beside SIX (a team that received has one, B5.2)
+#: A rule set where the reserve needs no biriba (V4), so that a team may have received it
+#: and still have none: under B5.2 that position cannot happen.
+NO_BIRIBA_NEEDED = BIRIBA.evolve(name="reserve-without-biriba", reserve_needs_biriba=False)
 
 
 # ---------------------------------------------------------------- B2 dealing
@@ -233,7 +237,7 @@ def test_B5_2_reserve_only_with_a_biriba_and_not_yet_received() -> None:
     no_biriba = deal_at(hands={0: "8H 9H"}, melds=(["4H 5H 6H 7H"], []))
     assert "add 0 8H" not in texts(no_biriba)
     rejects(no_biriba, "add 0 8H", "B4.5")
-    already = deal_at(hands={0: "8H 9H"}, melds=([SIX], []), received=(True, False))
+    already = deal_at(hands={0: "8H 9H"}, melds=([SIX, SPADES_7], []), received=(True, False))
     deal = already.copy()
     deal.play("add 0 8H")
     rejects(deal, "add 0 9H", "B4.3")  # emptying by melding needs a reserve to receive
@@ -274,7 +278,9 @@ def test_B5_4_emptying_by_discard_receives_now_but_ends_the_turn() -> None:
 
 
 def test_B5_5_the_partner_cannot_receive_a_second_reserve() -> None:
-    deal = deal_at(hands={2: "8H 9H"}, to_move=2, melds=([SIX], []), received=(True, False))
+    deal = deal_at(
+        hands={2: "8H 9H"}, to_move=2, melds=([SIX, SPADES_7], []), received=(True, False)
+    )
     deal.play("add 0 8H")
     # B4.3 forbids emptying the hand by melding, as B5.5 leaves no reserve to receive.
     rejects(deal, "add 0 9H", "B5.5", rule_id="B4.3")
@@ -292,7 +298,12 @@ def test_B6_1_close_by_discarding_the_last_card_with_reserve_and_biriba() -> Non
 
 
 def test_B6_1_no_close_without_a_biriba() -> None:
-    no_biriba = deal_at(hands={0: "5C 6C 7C KS"}, melds=(["3H 4H 5H"], []), received=(True, False))
+    no_biriba = deal_at(
+        hands={0: "5C 6C 7C KS"},
+        melds=(["3H 4H 5H"], []),
+        received=(True, False),
+        rules=NO_BIRIBA_NEEDED,
+    )
     rejects(no_biriba, "meld 5C 6C 7C", "B4.5")  # KS could then never be discarded
     with_biriba = deal_at(hands={0: "5C 6C 7C KS"}, melds=([BIRIBA_7], []), received=(True, False))
     with_biriba.play("meld 5C 6C 7C")
@@ -451,9 +462,8 @@ def test_V7_one_card_kept_closes_only_as_B6_1_allows() -> None:
     """Under keep_after_melding=1 (V7) the last card may always be discarded; with the
     reserve received it closes only when the team has a biriba (B6.1), else the deal goes
     on and the player draws next turn."""
-    from biriba import BIRIBA
 
-    rules = BIRIBA.evolve(name="keep-one", keep_after_melding=1)
+    rules = NO_BIRIBA_NEEDED.evolve(name="keep-one", keep_after_melding=1)
     for melds, closes in (([SIX], False), ([BIRIBA_7], True)):
         data = position(hands={0: "KS"}, melds=(melds, []), received=(True, False), rules=rules)
         deal = Deal.from_dict(data, rules)

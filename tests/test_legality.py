@@ -202,8 +202,14 @@ def test_B4_3_a_team_with_no_reserve_left_is_told_so() -> None:
     """Three teams, two packets, both received: a third team may not empty its hand by
     melding, because no reserve is left for it (not because it received one)."""
     rules = BIRIBA.evolve(name="three-teams-two-packets", players=3, teams=3, reserve_count=2)
-    data = position(hands={2: "5C 6C 7C"}, to_move=2, received=(True, True), rules=rules, dealer=1)
-    data["melds"] = [[], [], []]
+    data = position(
+        hands={2: "5C 6C 7C"},
+        to_move=2,
+        received=(True, True),
+        rules=rules,
+        dealer=1,
+        melds=(["3H 4H 5H 6H 7H 8H 9H"], ["3D 4D 5D 6D 7D 8D 9D"], []),  # B5.2: a biriba each
+    )
     data["reserve_received"] = [True, True, False]
     data["unactivated"] = [None, None, None]
     deal = Deal.from_dict(data, rules)

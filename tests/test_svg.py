@@ -307,7 +307,9 @@ def test_buraco_mortos_canastras_and_the_redraw() -> None:
 
 
 def test_a_received_reserve_is_noted() -> None:
-    deal = deal_at(hands={0: "5C 6C 7C"}, received=(True, False))
+    deal = deal_at(
+        hands={0: "5C 6C 7C"}, melds=(["3H 4H 5H 6H 7H 8H 9H"], []), received=(True, False)
+    )
     shown = " ".join(texts(parse(svg.table(deal))))
     assert "reserve received" in shown
     assert "reserves · 1 left" in shown

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of
-from biriba.engine import engine_for
+from biriba.engine import Engine, engine_for
 from biriba.errors import BiribaError, InvalidMeldError, InvalidPositionError, NotationError
 from biriba.limits import MAX_CARDS, excerpt
 from biriba.melds import Meld
@@ -303,6 +303,19 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
     for seat, hand in enumerate(hands):
         if not hand and rules.keep_after_melding > 1 and seat != closed_by:
             raise _fail(f"hands[{seat}] is empty; a hand empties only to close (B4.3)", "B4.3")
+    _check_history(
+        engine,
+        hands,
+        known,
+        melds,
+        pile,
+        received,
+        unactivated,
+        passes,
+        pile_card,
+        closed_by,
+        stock_gone,
+    )
 
     if to_move is not None:
         seat = to_move
@@ -335,6 +348,64 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
             f"seat {to_move} has no legal move: no turn can be finished from here (B4.5)", "B4.5"
         )
     return rules, position
+
+
+def _check_history(
+    engine: Engine,
+    hands: list[list[Card]],
+    known: list[list[Card]],
+    melds: list[tuple[Meld, ...]],
+    pile: list[Card],
+    received: tuple[bool, ...],
+    unactivated: list[int | None],
+    passes: int,
+    pile_card: Card | None,
+    closed_by: int | None,
+    stock_gone: bool,
+) -> None:
+    """Refuse a position no play can reach: each field may be valid alone, but together
+    they contradict how a deal unfolds."""
+    rules = engine.rules
+    if pile_card is not None and pile:
+        raise _fail(
+            "pile_card is the card taken from a one-card pile this turn, so the discard pile "
+            "is empty until the turn's discard (B4.2)",
+            "B4.2",
+        )
+    if passes and not stock_gone:
+        raise _fail("passes happen only with the stock empty (B4.4)", "B4.4")
+    if closed_by is not None and passes:
+        raise _fail(
+            "a deal closed in a turn that began with a draw or a take, which ends a run of "
+            "passes: passes must be 0 (B4.4)",
+            "B4.4",
+        )
+    for team, seat in enumerate(unactivated):
+        if seat is None:
+            continue
+        if len(hands[seat]) != rules.reserve_size or known[seat]:
+            raise _fail(
+                f"unactivated[{team}] is seat {seat}, which received its reserve by its final "
+                f"discard and has not played since: its hand is that packet of "
+                f"{rules.reserve_size} unseen cards, not {len(hands[seat])} (B5.4, B8.7)",
+                "B5.4",
+            )
+    for team, laid in enumerate(melds):
+        # An empty packet stands for "a packet to receive": only the biriba is asked.
+        if received[team] and not engine.can_receive(laid, ()):
+            raise _fail(
+                f"team {team} has received its reserve but has no biriba on the table, which "
+                f"receiving needs and no play removes (B5.2)",
+                "B5.2",
+            )
+    if closed_by is not None:
+        team = closed_by % rules.teams
+        if not engine.can_close(melds[team], received[team]):
+            raise _fail(
+                f"closed_by {closed_by}, but team {team} could not close: closing needs its "
+                f"reserve received and a biriba on the table (B6.1)",
+                "B6.1",
+            )
 
 
 def _rules(named: object, given: RuleSet | None) -> RuleSet:
