@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from biriba import BIRIBA, Deal, Meld, Phase, PlayerView, engine, enumeration
+from biriba import BIRIBA, BURACO, Deal, Meld, Phase, PlayerView, RuleSet, engine, enumeration
 from biriba.encoding import codec_for, observe
 
 HERE = Path(__file__).parent
@@ -41,13 +41,13 @@ def clear_caches() -> None:
         plan.cache.clear()
 
 
-def random_deals(count: int) -> tuple[float, float]:
+def random_deals(count: int, rules: RuleSet = BIRIBA) -> tuple[float, float]:
     """Deals per second and moves per deal under uniform random play, checked ``play``."""
     clear_caches()
     moves = 0
     start = time.perf_counter()
     for i in range(count):
-        deal = Deal.new(seed=i, dealer=i % 4)
+        deal = Deal.new(rules, seed=i, dealer=i % rules.players)
         rng = random.Random(i)
         while not deal.is_over:
             deal.play(rng.choice(deal.legal_moves()))
@@ -315,6 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     deals_per_s, moves_per_deal = random_deals(max(5, int(200 * scale)))
     results["random_deals_per_s"] = deals_per_s
     results["moves_per_deal"] = moves_per_deal
+    buraco_per_s, buraco_moves = random_deals(max(5, int(200 * scale)), BURACO)
+    results["random_buraco_deals_per_s"] = buraco_per_s
+    results["buraco_moves_per_deal"] = buraco_moves
+    results["buraco_to_biriba_deals"] = buraco_per_s / deals_per_s
 
     sampled = sample_positions(max(20, int(300 * scale)))
     results["legal_moves_per_s_all_phases"] = legal_moves_rates(sampled)
@@ -352,6 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = [
         ("random deals / s (checked play)", f"{deals_per_s:,.0f}"),
         ("moves per deal", f"{moves_per_deal:,.0f}"),
+        ("random buraco deals / s (checked play)", f"{buraco_per_s:,.0f}"),
+        ("buraco moves per deal", f"{buraco_moves:,.0f}"),
+        ("buraco deals / biriba deals", f"{results['buraco_to_biriba_deals']:.2f}"),
         ("legal_moves / s: cold / regenerated / cached", ""),
     ]
     for key, label in (

@@ -555,11 +555,11 @@ def _emit_sequences(
     choice of the present ones, up to ``sub_cap`` substitutes and never more than the
     naturals (B3.3)."""
     length = high - low + 1
-    own_two = suit * 13 + 1
-    naturals = [natural_index(suit, r) for r in range(low, high + 1)]
     limit = min(sub_cap, length // 2)
     if len(missing) > limit:
-        return
+        return  # never more substitutes than naturals (B3.3, Z3.4)
+    own_two = suit * 13 + 1
+    naturals = [natural_index(suit, r) for r in range(low, high + 1)]
     present = [r for r in range(low, high + 1) if r not in missing]
     # Choose the substituted places: every missing rank, plus optionally present ones.
     extra_max = limit - len(missing)
