@@ -17,7 +17,7 @@ from typing import TextIO
 import attrs
 
 from biriba.errors import BiribaError
-from biriba.rules import PRESET_DESCRIPTIONS, RuleSet
+from biriba.rules import FIELD_RULES, PRESET_DESCRIPTIONS, RuleSet
 from biriba.version import __version__
 
 __all__ = ["load_rules", "main"]
@@ -202,7 +202,7 @@ def _rules(args: argparse.Namespace, out: TextIO) -> int:
             continue
         value = getattr(rules, field.name)
         shown = getattr(value, "value", value)
-        print(f"  {field.name:<28} {shown}", file=out)
+        print(f"  {field.name:<28} {shown!s:<20} {FIELD_RULES[field.name]}", file=out)
     return 0
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "BIRIBA",
     "BIRIBA_KOZI",
     "BURACO",
+    "FIELD_RULES",
     "PRESET_DESCRIPTIONS",
     "RULE_IDS",
     "PileRestriction",
@@ -417,6 +418,55 @@ PRESET_DESCRIPTIONS: Final = {
     "buraco-2": "Buraco for 2 players, each alone, two mortos (Z1.1)",
     "buraco-6": "Buraco for 6 players in two teams of three, two mortos (Z1.1)",
 }
+#: The rules each field of :class:`RuleSet` implements, by field: for ``biriba rules`` and
+#: the documentation's table of fields (a test checks every field is here).
+FIELD_RULES: Final = {
+    "name": "",
+    "family": "B, Z",
+    "players": "B1.1, Z1.1, V6",
+    "teams": "B1.1, Z1.1, V6",
+    "decks": "B1.2, Z1.2, V6",
+    "jokers": "B1.2, Z1.2, V6",
+    "twos_wild": "B1.3, Z1.2",
+    "twos_always_wild": "B3.6, V7",
+    "hand_size": "B2.3, Z2.1",
+    "reserve_size": "B2.3, Z2.1",
+    "reserve_count": "B2.3, B5.1, Z2.1, V6",
+    "up_card": "B2.3, Z2.1",
+    "first_turn_redraw": "Z2.2",
+    "min_meld": "B3.1, Z3.2",
+    "max_new_meld": "Z3.2",
+    "max_sequence": "B3.2",
+    "max_substitutes": "B3.3, Z3.4, V7",
+    "groups": "B3.1, V2",
+    "ace_low": "B3.2",
+    "ace_high": "B3.2",
+    "high_ace_closes_meld": "Z3.3",
+    "biriba_size": "B3.7, Z3.4",
+    "multi_substitute_biriba": "Z3.4, V7",
+    "wild_melds": "Z3.7",
+    "keep_after_melding": "B4.3, V7",
+    "pile_restriction": "B4.2, Z4.4",
+    "stock_exhausted": "B4.4, Z4.3",
+    "stock_end_remaining": "V7",
+    "pass_limit": "B4.4",
+    "entry_minimum": "B1.4, V3",
+    "reserve_needs_biriba": "B5.2, Z4.1, V4",
+    "close_needs_biriba": "B6.1, Z4.2",
+    "card_values": "B8.1, Z1.3",
+    "joker_value": "B8.1, Z1.3",
+    "sequence_bonus": "B8.3, Z5.1",
+    "full_sequence_bonus": "B8.3, Z5.1",
+    "group_bonus": "B8.3, Z5.1",
+    "wild_meld_bonus": "Z5.1",
+    "bonus_suit_bonus": "B1.4, V1",
+    "full_bonus_suit_bonus": "V1",
+    "closing_bonus": "B8.5, Z5.1",
+    "reserve_penalty": "B8.6, Z5.1",
+    "unactivated_reserve_penalty": "B8.7, Z4.5",
+    "target": "B9.2, Z5.2, V5",
+    "target_strict": "B9.2, Z5.2, V5",
+}
 #: Other names :meth:`RuleSet.named` accepts for a preset.
 _ALIASES: Final = {"kozi": "biriba-kozi", "kózi": "biriba-kozi", "biriba-kózi": "biriba-kozi"}
 _MAX_NAME: Final = 80
@@ -495,15 +545,16 @@ def _is_number(value: object) -> bool:
 
 def rules_to_data(rules: RuleSet) -> str | dict[str, object]:
     """How a position, a match or a record names its rules: the preset's name when
-    ``rules`` is that preset unchanged (:attr:`RuleSet.is_preset`), else
-    :meth:`RuleSet.to_dict`, so that a variant never loads back as the preset whose
-    name it carries."""
+    ``rules`` is that preset unchanged (:attr:`RuleSet.is_preset
+    <biriba.RuleSet.is_preset>`), else :meth:`RuleSet.to_dict <biriba.RuleSet.to_dict>`,
+    so that a variant never loads back as the preset whose name it carries."""
     return rules.name if rules.is_preset else rules.to_dict()
 
 
 def rules_from_data(data: object) -> RuleSet:
-    """The rule set that ``data`` names: a preset's name (:meth:`RuleSet.named`) or a
-    dict (:meth:`RuleSet.from_dict`); :class:`~biriba.BiribaError` otherwise."""
+    """The rule set that ``data`` names: a preset's name (:meth:`RuleSet.named
+    <biriba.RuleSet.named>`) or a dict (:meth:`RuleSet.from_dict
+    <biriba.RuleSet.from_dict>`); :class:`~biriba.BiribaError` otherwise."""
     if isinstance(data, str):
         return RuleSet.named(data)
     if isinstance(data, Mapping):
