@@ -522,10 +522,7 @@ def _from_data(key: str, kind: str, value: object) -> object:
             return tuple(value)
     else:  # pragma: no cover - a field of a kind this reader does not know
         raise AssertionError(f"RuleSet.{key} has a kind the reader does not know: {kind}")
-    shown = repr(value)
-    if len(shown) > 40:
-        shown = shown[:37] + "..."
-    raise BiribaError(f"RuleSet.{key} must be {_EXPECTED.get(kind, kind)}, got {shown}")
+    raise BiribaError(f"RuleSet.{key} must be {_EXPECTED.get(kind, kind)}, got {excerpt(value)}")
 
 
 _EXPECTED: Final = {
