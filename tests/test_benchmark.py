@@ -6,6 +6,7 @@ in a test (see docs/performance.rst for the figures).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -32,3 +33,9 @@ def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) ->
         cold, regenerated, cached = results[f"legal_moves_per_s_{size}_cards"]
         assert min(cold, regenerated, cached) > 0
     assert results["moves_per_deal"] > 50
+    encoding = results["encoding"]
+    assert min(encoding.values()) > 0
+    if importlib.util.find_spec("pyspiel") is None:
+        assert results["adapters"] is None  # biriba[openspiel] is not installed
+    else:
+        assert results["adapters"]["open_spiel_ratio"] > 0
