@@ -149,6 +149,14 @@ class Browser:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
+    def wait_until(self, expression: str, timeout: float = 30) -> None:
+        """Wait until a JavaScript expression is true in the page."""
+        deadline = time.monotonic() + timeout
+        while not self.evaluate(expression):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"still false after {timeout} s: {expression}")
+            time.sleep(0.05)
+
     def press(self, key: str, code: int) -> None:
         """Press and release one key (``key`` as in KeyboardEvent.key, ``code`` its key code)."""
         for kind in ("keyDown", "keyUp"):

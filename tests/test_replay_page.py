@@ -3,6 +3,8 @@ steps through a deal or a match, checked as text and in a real headless Chromium
 
 from __future__ import annotations
 
+import base64
+import gzip
 import io
 import json
 import random
@@ -41,13 +43,12 @@ def two_deal_match() -> Match:
 
 
 def page_data(page: str) -> tuple[list[str], list[list[Any]], list[int]]:
-    """The parts, the steps and the first step of each deal, as the page's script has them."""
-    found = {}
-    for name in ("PARTS", "STEPS", "DEALS"):
-        match = re.search(rf"^const {name} = (.*);$", page, re.MULTILINE)
-        assert match, name
-        found[name] = json.loads(match[1])
-    return found["PARTS"], found["STEPS"], found["DEALS"]
+    """The parts, the steps and the first step of each deal, as the page's script unpacks
+    them (gzipped JSON in base64)."""
+    match = re.search(r'^const PACKED = "([A-Za-z0-9+/=]*)";$', page, re.MULTILINE)
+    assert match
+    data = json.loads(gzip.decompress(base64.b64decode(match[1])))
+    return data["parts"], data["steps"], data["deals"]
 
 
 def board(page: str) -> tuple[str, str]:
@@ -154,6 +155,7 @@ def test_the_page_in_a_headless_browser(browser: Browser, tmp_path: Path) -> Non
     write_replay_html(record, path)
     _, steps, starts = page_data(path.read_text(encoding="utf-8"))
     browser.open(path.as_uri())
+    browser.wait_until("document.body.dataset.step === '0'")  # the data unpacked
 
     def state() -> tuple[int, str, str]:
         step = int(browser.evaluate("document.body.dataset.step"))
