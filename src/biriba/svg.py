@@ -490,7 +490,7 @@ class Table:
     arrived: tuple[Card, ...] = ()
     #: The seat whose view this is, ``None`` for a whole deal.
     viewer: int | None = None
-    #: The deal's number in a match (from 0), else ``None``.
+    #: The deal's index in a match (from 0; the picture writes it from 1), else ``None``.
     deal_index: int | None = None
     #: The match's totals before this deal, else ``None``.
     match_totals: tuple[int, ...] | None = None
@@ -740,7 +740,7 @@ class _Drawing:
         t, colors = self.t, self.colors
         left = f"{t.rules.name} · dealer seat {t.dealer}"
         if t.deal_index is not None:
-            left = f"deal {t.deal_index} · " + left
+            left = f"deal {t.deal_index + 1} · " + left
         if t.viewer is not None:
             left += f" · seen by seat {t.viewer}"
         parts = []
