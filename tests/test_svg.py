@@ -254,6 +254,15 @@ def test_a_new_meld_is_framed() -> None:
     assert corner == placed(root, "3H")[0]
 
 
+def test_an_addition_frames_the_card_added() -> None:
+    deal = deal_at(hands={0: "6H 9C KD QS"}, melds=(["3H 4H 5H"], []))
+    deal.play("add 0 6H")
+    root = parse(svg.table(deal))
+    (corner,) = highlighted(root)
+    assert corner == placed(root, "6H")[0]
+    assert "last: seat 0: add 0 6H" in header(root)
+
+
 def test_the_seat_to_move_is_framed() -> None:
     deal = played(2, 5)
     root = parse(svg.table(deal))

@@ -1035,7 +1035,7 @@ class _Drawing:
         return [(x0, y0, x1 + w1 - x0, _CH)]
 
     def _arrived_spots(self, seat: int) -> list[_Spot]:
-        """The cards the last move brought into the hand, found from the right."""
+        """Where the cards the last move brought into the hand are (the first copies)."""
         wanted = Counter(self.t.arrived)
         found = []
         faces = self.t.faces[seat]
