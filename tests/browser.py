@@ -8,7 +8,6 @@ byte), so no WebSocket client is needed. Used by the replay page's browser test.
 from __future__ import annotations
 
 import base64
-import fcntl
 import json
 import os
 import shutil
@@ -19,11 +18,17 @@ import time
 import zlib
 from typing import Any
 
+if os.name == "posix":  # the pipes the browser talks over are POSIX file descriptors
+    import fcntl
+
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "chrome", "chromium-headless-shell")
 
 
 def find_chromium() -> str | None:
-    """The path of a Chromium (or Chrome) on this machine, or ``None``."""
+    """The path of a Chromium (or Chrome) on this machine, or ``None`` (also where the
+    pipes cannot be handed over: not POSIX)."""
+    if os.name != "posix":
+        return None
     given = os.environ.get("BIRIBA_CHROMIUM")
     if given:
         return shutil.which(given) or (given if os.path.exists(given) else None)

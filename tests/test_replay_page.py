@@ -141,8 +141,9 @@ def browser() -> Any:
     executable = find_chromium()
     if executable is None:
         pytest.skip(
-            "NO BROWSER: chromium is not installed, so the replay page was not opened in a "
-            "browser (.ci/run installs it with apt-get; or set BIRIBA_CHROMIUM)"
+            "NO BROWSER: no chromium found (or no POSIX pipes to drive it), so the replay "
+            "page was not opened in a browser (.ci/run installs chromium with apt-get; or "
+            "set BIRIBA_CHROMIUM to a browser's path)"
         )
     with Browser(executable, WIDTH, HEIGHT) as opened:
         yield opened
