@@ -526,3 +526,91 @@ def test_V7_one_card_kept_ends_a_turn_with_an_empty_hand() -> None:
     deal.play("meld 3C 4C 5C")
     deal.play("discard KS")  # the one card kept is the discard
     assert deal.hand_size(0) == 0 and deal.to_move == 1 and not deal.reserve_received(0)
+
+
+# ---------------------------------------------------------------- views, pickles, the terminal
+@pytest.mark.parametrize("name", RuleSet.preset_names())
+def test_a_sampled_deal_gives_back_the_view_under_every_preset(name: str) -> None:
+    """What a seat knows under each preset (the redraw still open, the bonus suit, the
+    mortos, the last turn) survives sampling: the sample's view is the view."""
+    rules = RuleSet.named(name)
+    for seed in range(examples(3)):
+        deal = Deal.new(rules, seed=seed)
+        rng = random.Random(seed)
+        for ply in range(rng.randrange(0, 300)):
+            if deal.is_over:
+                break
+            if ply % 13 == 0 or deal.position.redraw is not None:
+                for seat in range(rules.players):
+                    view = deal.view(seat)
+                    sample = view.sample(random.Random(ply))
+                    assert sample.view(seat).to_dict() == view.to_dict()
+                    if seat == deal.to_move:
+                        assert sample.legal_moves() == deal.legal_moves()
+            deal.play(rng.choice(deal.legal_moves()))
+
+
+def test_the_redraw_is_open_in_every_view_but_its_card_only_in_the_drawer_s() -> None:
+    deal = Deal.new(BURACO, seed=5)
+    seat = deal.to_move
+    assert seat is not None
+    deal.play("draw")
+    drawn = deal.position.redraw
+    assert drawn is not None and deal.to_dict()["redraw"] == str(drawn)
+    assert deal.view(seat).redraw is drawn and deal.view(seat).redraw_open
+    other = deal.view((seat + 1) % 4)
+    assert other.redraw is None and other.redraw_open
+    assert Redraw() in other.sample(random.Random(1)).legal_moves()
+
+
+def test_melds_and_deals_of_a_variant_pickle_as_themselves() -> None:
+    import pickle
+
+    rules = BURACO.evolve(name="club", max_new_meld=5)
+    meld = Meld.parse("2C 2D JK", rules)
+    back = pickle.loads(pickle.dumps(meld))
+    assert back == meld and back.rules == rules
+    deal = Deal.new(rules, seed=2)
+    deal.play("draw")
+    again = pickle.loads(pickle.dumps(deal))
+    assert again.rules == rules and again.to_dict() == deal.to_dict()
+
+
+@pytest.mark.parametrize("name", ["buraco", "biriba-kozi", "biriba-3"])
+def test_the_terminal_game_under_other_rule_sets(name: str) -> None:
+    import io
+
+    from biriba.terminal import run_play
+
+    rules = RuleSet.named(name)
+    seed = _joker_up_seed(rules) if name == "biriba-kozi" else 3
+    out = io.StringIO()
+    # The second listed move where there is one (``pass`` rather than ``take`` once the
+    # stock is gone: always taking a one-card pile can go on for ever, B4.4), else the
+    # first.
+    code = run_play(io.StringIO("hint\n" + "2\n1\n" * 3000), out, seed=seed, rules=rules)
+    text = out.getvalue()
+    assert code == 0, text[-400:]
+    assert f"({name})" in text and "The deal is over" in text
+    if name == "buraco":
+        assert "morto" in text and "Mortos left: 2" in text and "1. draw" in text
+        assert "1. redraw" in text
+    if name == "biriba-kozi":
+        assert "Bonus suit (kózi): not named yet" in text and "1. kozi C" in text
+        assert "Bonus suit (kózi): ♦ (D)" in text  # the script names the second suit
+    if name == "biriba-3":
+        assert "Team 2 (an opponent)" in text
+    with pytest.raises(BiribaError) as info:
+        run_play(io.StringIO(""), out, seat=rules.players, rules=rules)
+    assert info.value.rule == "B1.1"
+
+
+def test_the_greedy_bot_names_the_suit_its_hand_holds_most_of() -> None:
+    seed = _joker_up_seed(BIRIBA_KOZI)
+    deal = Deal.new(BIRIBA_KOZI, seed=seed)
+    seat = deal.to_move
+    assert seat is not None
+    view = deal.view(seat)
+    held = Counter(c.suit for c in view.hand if c.suit is not None)
+    move = GreedyBot(seed=1).choose(view)
+    assert isinstance(move, NameSuit) and held[move.suit] == max(held.values())

@@ -14,7 +14,16 @@ from biriba.deal import Deal, Phase
 from biriba.engine import engine_for
 from biriba.enumeration import melds_from_counts
 from biriba.melds import Meld
-from biriba.moves import AddToMeld, Discard, DrawStock, LayMeld, Move, Pass, TakeDiscard
+from biriba.moves import (
+    AddToMeld,
+    Discard,
+    DrawStock,
+    LayMeld,
+    Move,
+    NameSuit,
+    Pass,
+    TakeDiscard,
+)
 from biriba.rules import RuleSet
 
 __all__ = ["Table", "discard_danger", "greedy_choice", "pile_use", "table_of", "take_melds"]
@@ -146,6 +155,10 @@ def _draw_phase(view: Table, moves: Sequence[Move]) -> Move:
     nothing could be answered by another, and the deal would never end. After such a take
     the heuristic always lays a meld or adds a natural card (both have a positive value),
     so every take of its puts cards on the table and every deal it plays ends."""
+    names = [m for m in moves if isinstance(m, NameSuit)]
+    if names:  # V1: name the suit the hand holds most of
+        held = Counter(c.suit for c in view.hand)
+        return max(names, key=lambda m: (held[m.suit], -m.suit))
     can_take = any(isinstance(m, TakeDiscard) for m in moves)
     if can_take:
         pile = view.discard_pile
