@@ -153,6 +153,31 @@ def test_schemas_accept_what_the_library_writes() -> None:
     recs.validate(records.record_deal(Deal.from_dict(position(hands={0: "KS QS"}))).to_dict())
 
 
+def test_schemas_accept_buraco_and_variants() -> None:
+    """Records and positions of every preset and of a variant written as data, with the
+    redraw and the kózi moves, the mortos and the last turn, pass the schemas."""
+    from biriba import BIRIBA, RuleSet
+    from biriba.bots import RandomBot, play_deal
+
+    positions = validator("position")
+    recs = validator("record")
+    variant = BIRIBA.evolve(name="club", entry_minimum=50, bonus_suit_bonus=(200, 100))
+    for rules in [*map(RuleSet.named, RuleSet.preset_names()), variant]:
+        seed = 4
+        if rules.bonus_suit_bonus is not None:  # a joker up-card, for the kózi move
+            seed = next(s for s in range(10_000) if Deal.new(rules, seed=s).bonus_suit is None)
+        deal = Deal.new(rules, seed=seed)
+        if rules.bonus_suit_bonus is not None:
+            deal.play("kozi H")
+        deal.play("draw")
+        if rules.first_turn_redraw:
+            deal.play("redraw")
+        positions.validate(deal.to_dict())
+        play_deal(deal, [RandomBot(seed=s) for s in range(rules.players)])
+        positions.validate(deal.to_dict())
+        recs.validate(records.record_deal(deal).to_dict())
+
+
 def test_schemas_reject_malformed_data() -> None:
     positions = validator("position")
     data = Deal.new(seed=1).to_dict()
