@@ -527,6 +527,8 @@ def _enumerate_sequences(
             if r == 2 and two_never_natural:
                 continue
             have[r] = counts[base + (0 if r == 14 else r - 1)] > 0
+        if sum(have[1:14]) < 2:
+            continue  # a sequence holds at least two naturals (B3.3, Z3.4)
         for low in range(lowest, highest - min_len + 2):
             missing: list[int] = []
             for high in range(low, min(highest, low + max_len - 1) + 1):
