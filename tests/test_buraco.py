@@ -13,6 +13,7 @@ import pytest
 from biriba import (
     BIRIBA,
     BURACO,
+    BiribaError,
     Card,
     Deal,
     IllegalMoveError,
@@ -438,10 +439,11 @@ def test_Z4_1_a_hand_emptied_by_the_discard_takes_the_morto_activated_next_turn(
 
 
 def test_Z4_1_each_team_takes_at_most_one_morto() -> None:
+    """A second emptying by melding would be going out by melding, which Z4.2 forbids."""
     deal = at(hands={0: "TH JH"}, melds=([REAL], []), received=(True, False))
     assert len(deal.reserves) == 1  # the other team's
     deal.play("add 0 TH")
-    rejects(deal, "add 0 JH", "Z4.1")
+    rejects(deal, "add 0 JH", "Z4.2")
     assert "already taken its morto" in _refusal(deal, "add 0 JH")
     assert len(deal.reserves) == 1
 
@@ -539,7 +541,7 @@ def test_Z4_2_no_going_out_without_a_canastra_or_by_melding() -> None:
     assert with_canastra.is_over
     by_melding = at(hands={0: "TC TD TS"}, melds=([REAL], []), received=(True, False))
     assert "meld TC TD TS" not in texts(by_melding)
-    rejects(by_melding, "meld TC TD TS", "Z4.1")
+    rejects(by_melding, "meld TC TD TS", "Z4.2")
     # Without the morto taken, the last discard takes it and the deal goes on.
     not_yet = at(hands={0: "KS"}, melds=([REAL], []))
     not_yet.play("discard KS")
@@ -822,3 +824,10 @@ def test_Z5_2_the_target_is_agreed_before_the_match() -> None:
     reached = resumed([3000 - gained[0], 0], rules)
     reached.next_deal()
     assert reached.is_over and reached.winner == 0
+
+
+def test_Z1_1_buraco_is_for_two_to_six_players() -> None:
+    for players in (1, 7):
+        with pytest.raises(BiribaError) as info:
+            BURACO.evolve(players=players, teams=players)
+        assert info.value.rule == "Z1.1"

@@ -154,9 +154,9 @@ class _Refusals:
                 "the team has no morto to take and has not taken one",
             )
             self.reserve_received = Refusal(
-                "Z4.1",
-                "a hand may be emptied by melding only to take the morto, and the team has "
-                "already taken its morto",
+                "Z4.2",
+                "one goes out by discarding the last card, never by melding it (the team "
+                "has already taken its morto, Z4.1)",
             )
             self.no_reserve_left = Refusal(
                 "Z4.1",

@@ -239,6 +239,11 @@ class RuleSet:
             )
         if self.max_substitutes is not None and self.max_substitutes < 0:
             raise BiribaError("RuleSet.max_substitutes must not be negative")
+        if self.family == "buraco" and not 2 <= self.players <= 6:
+            raise BiribaError(
+                f"RuleSet: Buraco is played by 2 to 6 players, not {self.players} (Z1.1)",
+                rule="Z1.1",
+            )
         if self.bonus_suit_bonus is not None and not self.up_card:
             raise BiribaError(
                 "RuleSet: kózi needs an up-card, whose suit is the bonus suit (V1)", rule="V1"
