@@ -614,3 +614,19 @@ def test_the_greedy_bot_names_the_suit_its_hand_holds_most_of() -> None:
     held = Counter(c.suit for c in view.hand if c.suit is not None)
     move = GreedyBot(seed=1).choose(view)
     assert isinstance(move, NameSuit) and held[move.suit] == max(held.values())
+
+
+def test_V7_a_biriba_that_takes_a_second_substitute_keeps_the_reserve_received() -> None:
+    """Under two substitutes per meld a biriba stops being one when a second comes in
+    (V7): the reserve received before stays received, and the position is valid."""
+    two = BIRIBA.evolve(name="two-subs", max_substitutes=2)
+    data = position(
+        rules=two,
+        hands={0: "2C KS QS"},
+        melds=(["3H 4H 5H JK 7H 8H 9H"], []),
+        received=(True, False),
+    )
+    deal = Deal.from_dict(data)
+    deal.play("add 0 2C -> 2C 3H 4H 5H JK 7H 8H 9H")
+    assert not deal.melds(0)[0].is_biriba and deal.reserve_received(0)
+    assert Deal.from_dict(deal.to_dict()).to_dict() == deal.to_dict()

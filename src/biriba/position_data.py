@@ -390,9 +390,14 @@ def _check_history(
                 f"{rules.reserve_size} unseen cards, not {len(hands[seat])} (B5.4, B8.7)",
                 "B5.4",
             )
+    # A biriba stays one while no meld can take a second substitute (B3.3); where one can
+    # (V7, Z3.4) it may stop being one after the reserve came.
+    biribas_last = rules.multi_substitute_biriba or (
+        rules.max_substitutes is not None and rules.max_substitutes <= 1
+    )
     for team, laid in enumerate(melds):
         # An empty packet stands for "a packet to receive": only the biriba is asked.
-        if received[team] and not engine.can_receive(laid, ()):
+        if biribas_last and received[team] and not engine.can_receive(laid, ()):
             raise _fail(
                 f"team {team} has received its reserve but has no biriba on the table, which "
                 f"receiving needs and no play removes (B5.2)",
