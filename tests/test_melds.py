@@ -539,3 +539,26 @@ def test_B3_12_extension_refusal_agrees_with_extensions(text: str) -> None:
             assert (refusal is None) == bool(meld.extensions(card)), (text, str(card))
             if refusal is not None:
                 assert refusal[0] in RULE_IDS and refusal[1]
+
+
+@given(hands(max_size=30))
+def test_sequences_with_several_substitutes_are_listed_once_each(hand: tuple[Card, ...]) -> None:
+    """Under rules allowing several substitutes (Z3.4), the cached enumerator lists the
+    sequences with one at most and the general one those with two or more: together
+    exactly what the general enumerator alone lists."""
+    from biriba import BURACO
+    from biriba.enumeration import _enumerate_sequences, melds_from_counts
+
+    counts = [0] * 53
+    for card in hand:
+        counts[card.index] += 1
+    if counts[52] > 2:
+        counts[52] = 2  # Buraco's pack has two jokers (Z1.2)
+    wilds = sorted((i, counts[i]) for i in (1, 14, 27, 40, 52) if counts[i])
+    sub_cap = sum(c for _, c in wilds)
+    general: list[Meld] = []
+    rules = attrs.evolve(BURACO, groups=False, wild_melds=False)
+    _enumerate_sequences(tuple(counts), rules, wilds, sub_cap, general)
+    listed = melds_from_counts(tuple(counts), rules)
+    assert len(listed) == len(set(listed))
+    assert set(listed) == set(general)
