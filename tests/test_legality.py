@@ -151,7 +151,7 @@ def check_position(deal: Deal, rng: random.Random) -> None:
     assert deal.to_dict() == before  # checking changes nothing
 
 
-@settings(max_examples=examples(25), deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(RULE_SETS))
 def test_is_legal_agrees_with_legal_moves_and_refusals_name_their_rule(
     seed: int, rules: RuleSet

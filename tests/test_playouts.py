@@ -100,7 +100,7 @@ def check_position(deal: Deal, rng: random.Random, deep: bool) -> None:
         assert len(outcomes) == len(moves)
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=examples(12))
 @given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_random_playout_invariants(seed: int, choices: int) -> None:
     deal = Deal.new(seed=seed, dealer=seed % 4)

@@ -5,6 +5,7 @@ subcommands when they run), and no module writes another class's private attribu
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,9 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache
 def modules() -> dict[str, ast.Module]:
+    """Every module's syntax tree, parsed once for all the tests (they only read them)."""
     found = {}
     for path in sorted(SOURCE.rglob("*.py")):
         name = module_name(path)
