@@ -9,17 +9,21 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
 
 import biriba
+import biriba.version
 from biriba import Deal, records
 from biriba.cli import main
 
 from .helpers import position
 
-SOURCE = Path(__file__).resolve().parents[1] / "src"
+#: Where the biriba these tests import lives (the sources, or an installed package), for a
+#: subprocess to import the same one.
+SOURCE = Path(biriba.__file__).resolve().parents[1]
 
 
 def run(*argv: str) -> tuple[int, str]:
@@ -35,14 +39,13 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == f"biriba {biriba.__version__}\n"
 
 
-def test_the_version_is_the_package_s() -> None:
-    from importlib import metadata
-
-    try:
-        installed = metadata.version("biriba")
-    except metadata.PackageNotFoundError:  # pragma: no cover - run from the sources alone
-        pytest.skip("biriba is not installed")
-    assert installed == biriba.__version__
+def test_the_package_metadata_reads_the_same_version() -> None:
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    project = tomllib.loads(pyproject.read_text())
+    assert "version" in project["project"]["dynamic"]
+    attr = project["tool"]["setuptools"]["dynamic"]["version"]["attr"]
+    assert attr == "biriba.version.__version__"
+    assert biriba.__version__ == biriba.version.__version__
 
 
 @pytest.mark.parametrize(
