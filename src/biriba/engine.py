@@ -1055,11 +1055,12 @@ def additions(counts: Counts, melds: tuple[Meld, ...]) -> Iterator[tuple[int, Ca
     for i, meld in enumerate(melds):
         for idx in meld.candidate_indices():
             if counts[idx]:
-                card = CARDS[idx]
-                results = meld.extensions(card)
-                choice = len(results) > 1
-                for result in results:
-                    yield i, card, result, choice
+                results = meld.extensions_of_index(idx)
+                if results:
+                    card = CARDS[idx]
+                    choice = len(results) > 1
+                    for result in results:
+                        yield i, card, result, choice
 
 
 #: How many rule sets' engines are kept; past that the one built first is dropped.

@@ -20,7 +20,7 @@ import enum
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from biriba.cards import Card, Suit, parse_cards
+from biriba.cards import CARDS, Card, Suit, parse_cards
 from biriba.display import picture
 from biriba.errors import InvalidMeldError
 from biriba.limits import check_text
@@ -250,14 +250,18 @@ class Meld:
         """
         if not isinstance(card, Card):
             raise TypeError(f"Meld.extensions expects a Card, got {type(card).__name__}")
+        return self.extensions_of_index(card.index)
+
+    def extensions_of_index(self, index: int) -> tuple[Meld, ...]:
+        """:meth:`extensions` of the card whose :attr:`Card.index <biriba.Card.index>` is
+        ``index``, unchecked: for move generators, which ask it of every card in hand."""
         try:
-            cache = self._ext
+            found = self._ext.get(index)
         except AttributeError:
-            cache = {}
-            object.__setattr__(self, "_ext", cache)
-        found = cache.get(card.index)
+            object.__setattr__(self, "_ext", {})
+            found = None
         if found is None:
-            found = cache[card.index] = _extensions(self, card)[0]
+            found = self._ext[index] = _extensions(self, CARDS[index])[0]
         return found
 
     def extension_refusal(self, card: Card) -> tuple[str, str] | None:
