@@ -3,8 +3,9 @@ the ``python_biriba`` adapter (needs ``pip install biriba[openspiel]``), and the
 MonteCarloBot. Prints each summary: win rates with 95% (Wilson) intervals.
 
 Run ``python benchmarks/strength_search.py [--deals N] [--workers N] [--only ismcts|montecarlo]``.
-With the defaults (400 deals each, 100 simulations per ISMCTS decision) it takes about an
-hour on 2 cores; 400 deals keep every 95% interval within ±5 points.
+With the defaults (400 deals each, 100 simulations per ISMCTS decision) each measurement
+took about 50 minutes on the development machine (2 cores shared with other work); 400
+deals keep every 95% interval within ±5 points.
 """
 
 from __future__ import annotations
