@@ -27,6 +27,7 @@ from biriba import (
 )
 from biriba.bots import GreedyBot, play_deal
 from biriba.limits import EXCERPT, MAX_DEPTH, MAX_TEXT, excerpt
+from biriba.simulate import simulate
 
 from .helpers import deal_at, position
 
@@ -72,6 +73,13 @@ def test_huge_integers_elsewhere() -> None:
         Deal.new().hand(-HUGE)
     with pytest.raises(BiribaError):
         BIRIBA.evolve(players=-HUGE)
+    for players in (HUGE, HUGE + 1):  # too many to deal to, or to split into two teams
+        with pytest.raises(BiribaError, match="an integer of 50"):
+            BIRIBA.evolve(players=players)
+    with pytest.raises(BiribaError, match="5001 digits"):
+        Match.new(seed=HUGE)
+    with pytest.raises(BiribaError, match="5001 digits"):
+        simulate(["random", "random"], deals=1, seed=HUGE, workers=1)
     match = Match.new(seed=1).to_dict()
     match["totals"] = [HUGE]
     with pytest.raises(InvalidPositionError, match="5001 digits"):

@@ -69,6 +69,8 @@ class Match:
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
             raise TypeError(f"seed must be an int, a str or None, got {type(seed).__name__}")
+        if isinstance(seed, int) and seed.bit_length() > _SEED_BITS:  # deal seeds are text
+            raise BiribaError(f"a match's seed has at most 1,000 digits, got {excerpt(seed)}")
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         dealer = random.Random(f"{seed}/dealer").randrange(rules.players)
@@ -254,6 +256,10 @@ class Match:
     def __repr__(self) -> str:
         state = f"winner={self._winner}" if self.is_over else f"deal {self._deals_played + 1}"
         return f"<Match {self.rules.name} totals={list(self._totals)} {state}>"
+
+
+#: The most bits of an int seed: its deals' seeds (``f"{seed}/{i}"``) write it out.
+_SEED_BITS = 3_322  # 1,000 decimal digits
 
 
 def _read_scores(

@@ -224,7 +224,8 @@ class RuleSet:
             raise BiribaError("RuleSet.name must be a non-empty str")
         if self.players % self.teams:
             raise BiribaError(
-                f"RuleSet: {self.players} players do not split into {self.teams} equal teams "
+                f"RuleSet: {excerpt(self.players)} players do not split into "
+                f"{excerpt(self.teams)} equal teams "
                 f"(B1.1, V6)",
                 rule="B1.1",
             )
@@ -233,8 +234,8 @@ class RuleSet:
         needed = self.players * self.hand_size + self.reserve_count * self.reserve_size
         if needed + int(self.up_card) > self.pack_size:
             raise BiribaError(
-                f"RuleSet {self.name!r}: a pack of {self.pack_size} cards cannot deal "
-                f"{needed + int(self.up_card)} (B2.3)",
+                f"RuleSet {excerpt(self.name)}: a pack of {excerpt(self.pack_size)} cards cannot "
+                f"deal {excerpt(needed + int(self.up_card))} (B2.3)",
                 rule="B2.3",
             )
         if self.max_substitutes is not None and self.max_substitutes < 0:

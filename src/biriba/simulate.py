@@ -206,6 +206,8 @@ def simulate(
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise TypeError(f"seed must be an int or a str, got {type(seed).__name__}")
+    if isinstance(seed, int) and seed.bit_length() > 3_322:  # games' seeds write it out
+        raise BiribaError(f"seed has at most 1,000 digits, got {excerpt(seed)}")
     if workers is not None:
         if isinstance(workers, bool) or not isinstance(workers, int):
             raise TypeError(f"workers must be an int or None, got {type(workers).__name__}")
