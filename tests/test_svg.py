@@ -406,3 +406,11 @@ def test_golden_pictures(name: str) -> None:
     expected = (GOLDEN / name).read_text(encoding="utf-8")
     assert pictures()[name] + "\n" == expected
     parse(expected)
+
+
+def test_a_buraco_rule_set_of_any_name_speaks_of_mortos() -> None:
+    from biriba import BURACO, Deal
+    from biriba import svg as pictures
+
+    drawn = pictures.table(Deal.new(BURACO.evolve(name="club"), seed=1))
+    assert "morto" in drawn and "reserve" not in drawn

@@ -286,8 +286,9 @@ def _stands_for(meld: Meld, place: int) -> tuple[str, Suit | None] | None:
 
 
 def _words(rules: RuleSet) -> tuple[str, str]:
-    """What the rule set calls a reserve and a long meld: Buraco's morto and canastra."""
-    return ("morto", "canastra") if "buraco" in rules.name else ("reserve", "biriba")
+    """What the rule set calls a reserve and a long meld: Buraco's morto and canastra
+    (:attr:`RuleSet.family <biriba.RuleSet.family>`)."""
+    return ("morto", "canastra") if rules.family == "buraco" else ("reserve", "biriba")
 
 
 def _meld_width(meld: Meld) -> float:
