@@ -450,6 +450,30 @@ def test_V3_melds_reaching_the_minimum_together_and_the_discard_waits() -> None:
     assert deal.to_move == 1
 
 
+def test_V3_opening_must_agree_with_the_table() -> None:
+    for phase, melds, opening in (("draw", [], False), ("draw", ["7H 8H 9H"], True)):
+        data = position(
+            rules=MIN50,
+            hands={0: "3C 4C 5C 9D KS"},
+            phase=phase,
+            melds=(melds, []),
+            opening=opening,
+            discard="QD",
+        )
+        with pytest.raises(BiribaError) as info:
+            Deal.from_dict(data)
+        assert info.value.rule == "V3"
+    # In the play phase a team without a meld is opening (nothing of it is on the table).
+    data = position(rules=MIN50, hands={0: "3C 4C 5C 9D KS"}, opening=False)
+    with pytest.raises(BiribaError) as info:
+        Deal.from_dict(data)
+    assert info.value.rule == "V3"
+    # Written by to_dict, it comes back.
+    deal = deal_at(rules=MIN50, hands={0: "3C 4C 5C 6C KS KH KD 9D 8S"})
+    deal.play("meld 3C 4C 5C")
+    assert Deal.from_dict(deal.to_dict()).to_dict()["opening"] is True
+
+
 def test_V3_later_turns_are_free() -> None:
     # The team already melded in an earlier turn: a small meld is fine.
     deal = deal_at(rules=MIN50, hands={0: "3C 4C 5C 9D KS"}, melds=(["7H 8H 9H"], []))

@@ -251,6 +251,8 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
         opening = False
     elif phase is Phase.DRAW and to_move is not None and opening != (not melds[to_move % t]):
         raise _fail("opening is true in the draw phase exactly when the team has no meld", "V3")
+    elif phase is Phase.PLAY and to_move is not None and not opening and not melds[to_move % t]:
+        raise _fail("a team with no meld on the table is opening: it had none this turn", "V3")
     redraw = None
     if data.get("redraw") is not None:
         redraw = _card(data["redraw"], "redraw")
