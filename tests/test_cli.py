@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -97,15 +98,22 @@ def test_ctrl_c_in_a_parallel_simulation_exits_130_with_one_line() -> None:
     env = {**os.environ, "PYTHONPATH": f"{SOURCE}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     command = [sys.executable, "-m", "biriba", "simulate", "--deals", "100000", "--workers", "2"]
     command += ["--quiet"]
+    # A process group of its own, as a shell gives a command: Ctrl-C reaches all of it.
     process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
     )
     try:
         time.sleep(3)  # the pool is up and playing
-        process.send_signal(signal.SIGINT)
+        os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
-    finally:
-        process.kill()
+    finally:  # whatever happened, leave no process behind
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait()
     assert process.returncode == 130, err[-2000:]
     assert out == ""
