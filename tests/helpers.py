@@ -2,13 +2,35 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import random
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from biriba import BIRIBA, Card, Deal, IllegalMoveError, RuleSet, full_pack, parse_cards
+from biriba import (
+    BIRIBA,
+    AddToMeld,
+    Card,
+    Deal,
+    Discard,
+    DrawStock,
+    IllegalMoveError,
+    InvalidMeldError,
+    LayMeld,
+    Meld,
+    Move,
+    NameSuit,
+    Pass,
+    Redraw,
+    RuleSet,
+    Suit,
+    TakeDiscard,
+    full_pack,
+    parse_cards,
+)
 
 #: The hypothesis profile in force (tests/conftest.py): ``quick`` unless the environment
 #: variable ``BIRIBA_HYPOTHESIS_PROFILE`` says ``ci``.
@@ -124,3 +146,53 @@ def rejects(deal: Deal, move: str, rule: str, rule_id: str | None = None) -> Non
         deal.play(move)
     assert info.value.rule == (rule_id or rule)
     assert deal.to_dict() == before
+
+
+#: Every distinct card, by index.
+ALL_CARDS = tuple(Card.from_index(i) for i in range(53))
+
+
+def cards_in_play(deal: Deal) -> Counter[Card]:
+    """Every card of the deal, wherever it is: hands, stock, pile, reserves, melds."""
+    seen: Counter[Card] = Counter()
+    for seat in range(deal.rules.players):
+        seen.update(deal.hand(seat))
+    seen.update(deal.stock)
+    seen.update(deal.discard_pile)
+    for packet in deal.reserves:
+        seen.update(packet)
+    for team in range(deal.rules.teams):
+        for meld in deal.melds(team):
+            seen.update(meld.cards)
+    return seen
+
+
+def candidate_moves(deal: Deal, rng: random.Random, per_meld: int | None = None) -> list[Move]:
+    """Moves of every kind, most of them illegal, in the forms legal_moves would use: the
+    keyword moves, a discard of every card, an addition of each card in hand (or of
+    ``per_meld`` of them) to each of the team's melds and to one that does not exist,
+    and random melds from the hand."""
+    out: list[Move] = [DrawStock(), TakeDiscard(), Pass(), Redraw()]
+    out += [NameSuit(s) for s in Suit]
+    out += [Discard(c) for c in ALL_CARDS]
+    seat = deal.to_move
+    if seat is None:
+        return out
+    hand = list(deal.hand(seat))
+    melds = deal.melds(deal.team_of(seat))
+    for index in range(len(melds) + 1):
+        cards = set(hand) if per_meld is None else set(rng.sample(hand, min(per_meld, len(hand))))
+        for card in cards | {rng.choice(ALL_CARDS)}:
+            if index < len(melds):
+                results = melds[index].extensions(card)
+                if len(results) > 1:
+                    out += [AddToMeld(index, card, r) for r in results]
+                    continue
+            out.append(AddToMeld(index, card))
+    for _ in range(20 if per_meld is None else 8):
+        if len(hand) < 3:
+            break
+        chosen = rng.sample(hand, rng.randint(3, min(7, len(hand))))
+        with contextlib.suppress(InvalidMeldError):
+            out.append(LayMeld(Meld.from_cards(chosen, deal.rules)))
+    return out

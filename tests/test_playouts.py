@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from collections import Counter
@@ -11,69 +10,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from biriba import (
-    AddToMeld,
-    Card,
     Deal,
-    Discard,
-    DrawStock,
-    InvalidMeldError,
-    LayMeld,
-    Meld,
     Move,
-    Pass,
     Phase,
-    TakeDiscard,
     full_pack,
 )
 
-from .helpers import examples
+from .helpers import candidate_moves, cards_in_play, examples
 
 PACK = Counter(full_pack())
-ALL_CARDS = [Card.from_index(i) for i in range(53)]
-
-
-def all_cards(deal: Deal) -> Counter[Card]:
-    seen: Counter[Card] = Counter()
-    for seat in range(4):
-        seen.update(deal.hand(seat))
-    seen.update(deal.stock)
-    seen.update(deal.discard_pile)
-    for packet in deal.reserves:
-        seen.update(packet)
-    for team in range(2):
-        for meld in deal.melds(team):
-            seen.update(meld.cards)
-    return seen
-
-
-def candidate_moves(deal: Deal, rng: random.Random) -> list[Move]:
-    """Moves of every kind, most of them illegal, in the forms legal_moves would use."""
-    out: list[Move] = [DrawStock(), TakeDiscard(), Pass()]
-    out += [Discard(c) for c in ALL_CARDS]
-    if deal.to_move is None:
-        return out
-    team = deal.to_move % 2
-    hand = list(deal.hand(deal.to_move))
-    melds = deal.melds(team)
-    for index in range(len(melds) + 1):
-        for card in set(hand) | {rng.choice(ALL_CARDS)}:
-            if index < len(melds):
-                results = melds[index].extensions(card)
-                if len(results) > 1:
-                    out += [AddToMeld(index, card, r) for r in results]
-                    continue
-            out.append(AddToMeld(index, card))
-    for _ in range(20):
-        if len(hand) < 3:
-            break
-        cards = rng.sample(hand, rng.randint(3, min(6, len(hand))))
-        with contextlib.suppress(InvalidMeldError):
-            out.append(LayMeld(Meld.from_cards(cards)))
-    return out
 
 
 def check_position(deal: Deal, rng: random.Random, deep: bool) -> None:
-    assert all_cards(deal) == PACK  # every card exactly once
+    assert cards_in_play(deal) == PACK  # every card exactly once
     moves = deal.legal_moves()
     assert len(moves) == len(set(moves))
     assert (len(moves) == 0) == deal.is_over

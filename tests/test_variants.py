@@ -3,7 +3,6 @@ invariants, rule sets as data, and one test per option from explicit positions."
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 from collections import Counter
@@ -18,34 +17,26 @@ from biriba import (
     BIRIBA_KOZI,
     BURACO,
     JOKER,
-    AddToMeld,
     BiribaError,
     Card,
     Deal,
-    Discard,
-    DrawStock,
     IllegalMoveError,
     InvalidMeldError,
-    LayMeld,
     Match,
     Meld,
     Move,
     NameSuit,
-    Pass,
     Phase,
     Redraw,
     RuleSet,
     StockExhausted,
     Suit,
-    TakeDiscard,
     full_pack,
     records,
 )
 from biriba.bots import GreedyBot, RandomBot, play_deal
 
-from .helpers import PROFILE, deal_at, examples, position, texts
-
-ALL_CARDS = [Card.from_index(i) for i in range(53)]
+from .helpers import PROFILE, candidate_moves, cards_in_play, deal_at, examples, position, texts
 
 #: Random deals per preset: 200 in the ``ci`` profile (``.ci/run``), fewer in the README's
 #: quicker test command.
@@ -106,60 +97,17 @@ VARIANTS = [
 
 
 # ---------------------------------------------------------------- invariants
-def pack_of(deal: Deal) -> Counter[Card]:
-    """Every card of the deal, wherever it is."""
-    seen: Counter[Card] = Counter()
-    for seat in range(deal.rules.players):
-        seen.update(deal.hand(seat))
-    seen.update(deal.stock)
-    seen.update(deal.discard_pile)
-    for packet in deal.reserves:
-        seen.update(packet)
-    for team in range(deal.rules.teams):
-        for meld in deal.melds(team):
-            seen.update(meld.cards)
-    return seen
-
-
-def candidates(deal: Deal, rng: random.Random) -> list[Move]:
-    """Moves of every kind, most of them illegal, in the forms legal_moves would use."""
-    out: list[Move] = [DrawStock(), TakeDiscard(), Pass(), Redraw()]
-    out += [NameSuit(s) for s in Suit]
-    out += [Discard(c) for c in rng.sample(ALL_CARDS, 8)]
-    seat = deal.to_move
-    if seat is None:
-        return out
-    hand = list(deal.hand(seat))
-    out += [Discard(c) for c in set(hand)]
-    melds = deal.melds(deal.team_of(seat))
-    for index in range(len(melds) + 1):
-        for card in set(rng.sample(hand, min(4, len(hand)))) | {rng.choice(ALL_CARDS)}:
-            if index < len(melds):
-                results = melds[index].extensions(card)
-                if len(results) > 1:
-                    out += [AddToMeld(index, card, r) for r in results]
-                    continue
-            out.append(AddToMeld(index, card))
-    for _ in range(8):
-        if len(hand) < 3:
-            break
-        cards = rng.sample(hand, rng.randint(3, min(7, len(hand))))
-        with contextlib.suppress(InvalidMeldError):
-            out.append(LayMeld(Meld.from_cards(cards, deal.rules)))
-    return out
-
-
 def check(deal: Deal, rng: random.Random) -> None:
     """The invariants of one position: cards conserved, a legal move until the deal ends,
     ``is_legal`` agreeing with ``legal_moves()``, the view's moves the deal's, and the
     position's data round-tripping exactly."""
     pack = Counter(full_pack(deal.rules))
-    assert pack_of(deal) == pack
+    assert cards_in_play(deal) == pack
     moves = deal.legal_moves()
     assert (not moves) == deal.is_over
     assert len(set(moves)) == len(moves)
     legal = set(moves)
-    for move in candidates(deal, rng):
+    for move in candidate_moves(deal, rng, per_meld=4):
         assert deal.is_legal(move) == (move in legal), str(move)
     if deal.to_move is not None:
         assert deal.view(deal.to_move).legal_moves() == moves
