@@ -213,7 +213,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"biriba {__version__}")
     sub = parser.add_subparsers(dest="command")
     rules_help = "a preset's name (biriba rules lists them) or a rule set's FILE.json"
-    demo = sub.add_parser("demo", help="play a whole seeded deal between four bots")
+    demo = sub.add_parser("demo", help="play a whole seeded deal between bots")
     demo.add_argument("--seed", type=int, default=2026, help="the seed (default 2026)")
     demo.add_argument("--rules", default="biriba", help=rules_help)
     demo.set_defaults(func=_demo)

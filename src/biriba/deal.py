@@ -544,23 +544,30 @@ class Deal:
 
     def __str__(self) -> str:
         position = self._position
+        buraco = self.rules.family == "buraco"
+        reserve, biriba = ("morto", "canastra") if buraco else ("reserve", "biriba")
         lines = []
         for team in range(self.rules.teams):
             flag = "received" if position.received[team] else "not received"
-            lines.append(f"team {team} (reserve {flag}):")
+            lines.append(f"team {team} ({reserve} {flag}):")
             for i, meld in enumerate(position.melds[team]):
                 mark = ""
                 if meld.is_biriba:  # a wild one (Z3.7) is neither clean nor dirty
                     kind = "clean" if meld.is_clean else "dirty"
                     if meld.kind is MeldKind.WILD:
                         kind = "wild"
-                    mark = f"  [{kind} biriba]"
+                    mark = f"  [{kind} {biriba}]"
                 lines.append(f"  {i}: {meld}{mark}")
         for seat in range(self.rules.players):
             lines.append(f"seat {seat}: {format_cards(self.hand(seat))}")
         pile = position.pile
         top = str(pile[-1]) if pile else "-"
-        lines.append(f"discard pile: {len(pile)} card(s), top {top}; stock: {len(position.stock)}")
+        lines.append(
+            f"discard pile: {len(pile)} card(s), top {top}; stock: {len(position.stock)}; "
+            f"{reserve}s left: {len(position.reserves)}"
+        )
+        if position.bonus_suit is not None:
+            lines.append(f"bonus suit: {position.bonus_suit.letter}")
         state = "over" if self.is_over else f"seat {position.seat} to {position.phase.value}"
         lines.append(state)
         return "\n".join(lines)
