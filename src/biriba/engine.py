@@ -397,7 +397,20 @@ class Engine:
     def legal_moves(self, position: Position) -> tuple[Move, ...]:
         """Every legal move in ``position``, each once; empty only once it is over."""
         phase = position.phase
-        if phase is Phase.OVER:
+        # The commonest cases straight to the phase's generator: a play phase with no
+        # redraw open, a draw phase with no bonus suit to name (what moves() would do).
+        if phase is _PLAY_PHASE:
+            if position.redraw is None:
+                return self.play_moves(self.situation(position), position.sizes[position.seat])
+        elif phase is _DRAW_PHASE:
+            if position.bonus_suit is not None or not self._kozi:
+                return self.draw_moves(
+                    self.situation(position),
+                    position.sizes[position.seat],
+                    position.pile,
+                    self.stock_open(len(position.stock)),
+                )
+        else:
             return ()
         return self.moves(
             self.situation(position),
