@@ -50,8 +50,8 @@ from biriba.limits import excerpt
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Move
 from biriba.position import Phase, Position
-from biriba.position_data import position_to_dict, read_position
-from biriba.rules import BIRIBA, RuleSet, StockExhausted, full_pack, rules_to_data
+from biriba.position_data import position_to_dict, read_position, uses_key
+from biriba.rules import BIRIBA, RuleSet, full_pack, rules_to_data
 from biriba.scoring import DealScore, team_score
 
 __all__ = ["Deal", "Phase", "PlayerView", "team_of"]
@@ -544,8 +544,7 @@ class Deal:
 
     def __str__(self) -> str:
         position = self._position
-        buraco = self.rules.family == "buraco"
-        reserve, biriba = ("morto", "canastra") if buraco else ("reserve", "biriba")
+        reserve, biriba, _ = self.rules.words
         lines = []
         for team in range(self.rules.teams):
             flag = "received" if position.received[team] else "not received"
@@ -722,14 +721,14 @@ class PlayerView:
             "history": [str(m) for m in self.history],
         }
         rules = self.rules
-        if rules.first_turn_redraw:
+        if uses_key(rules, "redraw"):
             data["redraw_open"] = self.redraw_open
             data["redraw"] = None if self.redraw is None else str(self.redraw)
-        if rules.stock_exhausted is StockExhausted.RESERVE_BECOMES_STOCK:
+        if uses_key(rules, "last_turn"):
             data["last_turn"] = self.last_turn
-        if rules.bonus_suit_bonus is not None:
+        if uses_key(rules, "bonus_suit"):
             data["bonus_suit"] = None if self.bonus_suit is None else self.bonus_suit.letter
-        if rules.entry_minimum:
+        if uses_key(rules, "opening"):
             data["opening"] = self.opening
         return data
 

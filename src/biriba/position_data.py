@@ -22,7 +22,7 @@ from biriba.melds import Meld
 from biriba.position import Phase, Position
 from biriba.rules import RuleSet, StockExhausted, full_pack, rules_from_data, rules_to_data
 
-__all__ = ["REQUIRED_KEYS", "RULE_SET_KEYS", "position_to_dict", "read_position"]
+__all__ = ["REQUIRED_KEYS", "RULE_SET_KEYS", "position_to_dict", "read_position", "uses_key"]
 
 #: The keys every position must have.
 REQUIRED_KEYS = (
@@ -45,21 +45,24 @@ def _fail(message: str, rule: str | None = None) -> InvalidPositionError:
     return InvalidPositionError(f"invalid position: {message}", rule=rule)
 
 
-#: The keys that only some rule sets use, and the field of :class:`~biriba.RuleSet`
-#: that makes a rule set use them: written then, optional on input.
-RULE_SET_KEYS = {
-    "redraw": "first_turn_redraw",  # Z2.2
-    "last_turn": "stock_exhausted",  # Z4.3
-    "bonus_suit": "bonus_suit_bonus",  # V1
-    "opening": "entry_minimum",  # V3
-}
+#: The keys that only some rule sets use: written then, optional on input (see
+#: :func:`uses_key`).
+RULE_SET_KEYS = ("redraw", "last_turn", "bonus_suit", "opening")
 
 
-def _uses(rules: RuleSet, key: str) -> bool:
-    """Whether ``rules`` uses the position key ``key`` of :data:`RULE_SET_KEYS`."""
+def uses_key(rules: RuleSet, key: str) -> bool:
+    """Whether positions and views of ``rules`` carry ``key``, one of
+    :data:`RULE_SET_KEYS`: ``redraw`` with Z2.2's redraw, ``last_turn`` with Z4.3's last
+    round, ``bonus_suit`` with kózi (V1), ``opening`` with an entry minimum (V3)."""
+    if key == "redraw":
+        return rules.first_turn_redraw
     if key == "last_turn":
         return rules.stock_exhausted is StockExhausted.RESERVE_BECOMES_STOCK
-    return bool(getattr(rules, RULE_SET_KEYS[key]) or False)
+    if key == "bonus_suit":
+        return rules.bonus_suit_bonus is not None
+    if key == "opening":
+        return rules.entry_minimum > 0
+    raise KeyError(key)
 
 
 def position_to_dict(position: Position, rules: RuleSet) -> dict[str, Any]:
@@ -84,13 +87,13 @@ def position_to_dict(position: Position, rules: RuleSet) -> dict[str, Any]:
         "closed_by": position.closed_by,
         "known": [[str(c) for c in cards_of(k)] for k in position.known],
     }
-    if _uses(rules, "redraw"):
+    if uses_key(rules, "redraw"):
         data["redraw"] = None if position.redraw is None else str(position.redraw)
-    if _uses(rules, "last_turn"):
+    if uses_key(rules, "last_turn"):
         data["last_turn"] = position.last_turn
-    if _uses(rules, "bonus_suit"):
+    if uses_key(rules, "bonus_suit"):
         data["bonus_suit"] = None if position.bonus_suit is None else position.bonus_suit.letter
-    if _uses(rules, "opening"):
+    if uses_key(rules, "opening"):
         data["opening"] = position.opening
     return data
 

@@ -51,6 +51,11 @@ RULE_IDS: Final = frozenset(
 
 #: The values of :attr:`RuleSet.family`.
 FAMILIES: Final = ("biriba", "buraco")
+#: Each family's :attr:`RuleSet.words`.
+_WORDS: Final = {
+    "biriba": ("reserve", "biriba", "closed"),
+    "buraco": ("morto", "canastra", "went out"),
+}
 
 
 class StockExhausted(enum.Enum):
@@ -283,6 +288,13 @@ class RuleSet:
     def players_per_team(self) -> int:
         """Players in each team (2 in ``biriba``)."""
         return self.players // self.teams
+
+    @property
+    def words(self) -> tuple[str, str, str]:
+        """What the rule set's game calls its reserve, a long meld and the close:
+        ``("reserve", "biriba", "closed")``, or Buraco's ``("morto", "canastra", "went
+        out")`` (:attr:`family`); for messages, pictures and the terminal game."""
+        return _WORDS[self.family]
 
     def team_of(self, seat: int) -> int:
         """The team of ``seat``: ``seat % teams`` (B1.1)."""

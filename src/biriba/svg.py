@@ -285,12 +285,6 @@ def _stands_for(meld: Meld, place: int) -> tuple[str, Suit | None] | None:
     return None
 
 
-def _words(rules: RuleSet) -> tuple[str, str]:
-    """What the rule set calls a reserve and a long meld: Buraco's morto and canastra
-    (:attr:`RuleSet.family <biriba.RuleSet.family>`)."""
-    return ("morto", "canastra") if rules.family == "buraco" else ("reserve", "biriba")
-
-
 def _meld_width(meld: Meld) -> float:
     return _CW + (len(meld) - 1) * _MELD_STEP
 
@@ -302,7 +296,7 @@ def _draw_meld(
     (x, y, visible width)."""
     colors = painter.colors
     parts = []
-    word = _words(meld.rules)[1]
+    word = meld.rules.words[1]
     label = "" if index is None else str(index)
     frame = None
     if meld.is_biriba:
@@ -888,7 +882,7 @@ class _Drawing:
                 )
             )
         y += _LABEL + _CH + _PAD
-        word = _words(t.rules)[0]
+        word = t.rules.words[0]
         plural = f"{word}s"
         parts.append(
             _text(x, y + 13, f"{plural} · {len(t.reserves)} left", size=12, fill=colors["muted"])
@@ -924,7 +918,7 @@ class _Drawing:
         """Each team's box and label (its score changes more often than its melds)."""
         t, colors, layout = self.t, self.colors, self.layout
         x = 2 * _PAD + _COLUMN
-        word = _words(t.rules)[0]
+        word = t.rules.words[0]
         parts = []
         for team in layout.team_order:
             y = self._team_y(team)

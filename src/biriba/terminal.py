@@ -23,18 +23,11 @@ HELP = (
 )
 
 
-def _words(rules: RuleSet) -> tuple[str, str, str]:
-    """What the rule set calls its reserve, its biriba and its close."""
-    if rules.family == "buraco":
-        return "morto", "canastra", "went out"
-    return "reserve", "biriba", "closed"
-
-
 def render_table(deal: Deal, seat: int) -> str:
     """The table as ``seat`` sees it: melds, pile, counts, scores, and the seat's hand."""
     view = deal.view(seat)
     rules = deal.rules
-    reserve, biriba, _ = _words(rules)
+    reserve, biriba, _ = rules.words
     lines = []
     score = view.public_score()
     alone = rules.players_per_team == 1
@@ -179,7 +172,7 @@ def run_play(
             break
     print("", file=out)
     print(render_table(deal, seat), file=out)
-    _, _, closed = _words(deal.rules)
+    _, _, closed = deal.rules.words
     if deal.closed_by is not None:
         how = f"seat {deal.closed_by} {closed}"
     elif deal.last_turn:
@@ -190,7 +183,7 @@ def run_play(
     for team, score in enumerate(deal.score().teams):
         print(
             f"Team {team}: melded {score.melded}, bonuses {score.bonuses}, hands "
-            f"{score.hands}, {closed} {score.closing}, {_words(deal.rules)[0]} {score.reserve}: "
+            f"{score.hands}, {closed} {score.closing}, {deal.rules.words[0]} {score.reserve}: "
             f"total {score.total}",
             file=out,
         )
