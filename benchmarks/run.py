@@ -1,26 +1,34 @@
 """Benchmark the engine: random deals, legal moves, copy, play+undo, score, positions; the
 encoding for learning, and the OpenSpiel adapter against the library's own loop.
 
-Standard library timing only. Run ``python benchmarks/run.py`` (about 15 seconds; ``--quick``
+Standard library timing only. Run ``python benchmarks/run.py`` (about 20 seconds; ``--quick``
 for a few seconds); it prints a table and writes ``benchmarks/results.json``.
+
+When ``open_spiel`` is installed (``--no-openspiel`` leaves it out), OpenSpiel's gin rummy
+is played in the same run by its C++ ``evaluate_bots`` with uniform random bots, in short
+rounds alternating with the library's random deals, and every figure is also given per gin
+rummy game: how many fit in the time one gin game takes.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from biriba import BIRIBA, BURACO, Deal, Meld, Phase, PlayerView, RuleSet, engine, enumeration
 from biriba.encoding import codec_for, observe, observe_sparse
 
 HERE = Path(__file__).parent
+T = TypeVar("T")
 
 
 def cpu_name() -> str:
@@ -41,12 +49,13 @@ def clear_caches() -> None:
         plan.cache.clear()
 
 
-def random_deals(count: int, rules: RuleSet = BIRIBA) -> tuple[float, float]:
-    """Deals per second and moves per deal under uniform random play, checked ``play``."""
+def random_deals(count: int, rules: RuleSet = BIRIBA, first_seed: int = 0) -> tuple[float, float]:
+    """Deals per second and moves per deal under uniform random play, checked ``play``: the
+    deals of seeds ``first_seed`` to ``first_seed + count - 1``, from emptied caches."""
     clear_caches()
     moves = 0
     start = time.perf_counter()
-    for i in range(count):
+    for i in range(first_seed, first_seed + count):
         deal = Deal.new(rules, seed=i, dealer=i % rules.players)
         rng = random.Random(i)
         while not deal.is_over:
@@ -54,6 +63,108 @@ def random_deals(count: int, rules: RuleSet = BIRIBA) -> tuple[float, float]:
             moves += 1
     elapsed = time.perf_counter() - start
     return count / elapsed, moves / count
+
+
+def without_collector(function: Callable[[], T]) -> T:
+    """``function()`` with Python's garbage collector disabled, enabled again afterwards."""
+    gc.disable()
+    try:
+        return function()
+    finally:
+        gc.enable()
+
+
+class GinReference:
+    """OpenSpiel's gin rummy played by its C++ ``evaluate_bots`` with two uniform random
+    bots (``pyspiel.make_uniform_random_bot``), one seed per game: the reference every
+    figure is divided by. Build it with :meth:`load`, which gives ``None`` when
+    ``open_spiel`` is not installed."""
+
+    def __init__(self, pyspiel: Any) -> None:
+        self._pyspiel = pyspiel
+        self._game = pyspiel.load_game("gin_rummy")
+        self._seed = 0
+
+    @classmethod
+    def load(cls) -> GinReference | None:
+        """The reference, or ``None`` without ``open_spiel``."""
+        try:
+            import pyspiel
+        except ImportError:
+            return None
+        return cls(pyspiel)
+
+    def games_per_second(self, seconds: float) -> float:
+        """Games per second over whole games played for at least ``seconds``."""
+        evaluate, bot = self._pyspiel.evaluate_bots, self._pyspiel.make_uniform_random_bot
+        games = 0
+        start = time.perf_counter()
+        while True:
+            seed = self._seed
+            self._seed += 1
+            evaluate(self._game.new_initial_state(), [bot(p, seed) for p in (0, 1)], seed)
+            games += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                return games / elapsed
+
+
+def paired_rounds(rounds: int, deals: int, gin: GinReference | None) -> dict[str, Any]:
+    """Random deals timed in ``rounds`` short rounds of ``deals`` deals each (new seeds every
+    round), each round followed by as long a run of the OpenSpiel reference, the same
+    Biriba deals with the garbage collector disabled and as many Buraco deals, the two
+    Biriba runs taking turns to go first. Alternating short rounds lets the machine's
+    drift fall on every measure alike: the ratios are the medians of each round's ratio.
+    """
+    biriba, no_gc, buraco, reference = [], [], [], []
+    moves = buraco_moves = 0.0
+    for r in range(rounds):
+        seed = r * deals
+
+        def collected(seed: int = seed) -> tuple[float, float]:
+            return random_deals(deals, BIRIBA, seed)
+
+        def uncollected(seed: int = seed) -> tuple[float, float]:
+            return without_collector(lambda: random_deals(deals, BIRIBA, seed))
+
+        gc.collect()
+        if r % 2 == 0:
+            speed, count = collected()
+            gc.collect()
+            free, _ = uncollected()
+        else:
+            free, _ = uncollected()
+            gc.collect()
+            speed, count = collected()
+        biriba.append(speed)
+        no_gc.append(free)
+        moves += count / rounds
+        if gin is not None:
+            reference.append(gin.games_per_second(deals / speed))
+        gc.collect()
+        other, count = random_deals(deals, BURACO, seed)
+        buraco.append(other)
+        buraco_moves += count / rounds
+    out: dict[str, Any] = {
+        "random_deals_per_s": statistics.median(biriba),
+        "moves_per_deal": moves,
+        "random_deals_per_s_no_gc": statistics.median(no_gc),
+        "gc_share_of_random_deals": 1
+        - statistics.median(s / f for s, f in zip(biriba, no_gc, strict=True)),
+        "random_buraco_deals_per_s": statistics.median(buraco),
+        "buraco_moves_per_deal": buraco_moves,
+        "buraco_to_biriba_deals": statistics.median(
+            o / s for o, s in zip(buraco, biriba, strict=True)
+        ),
+        "rounds": rounds,
+        "deals_per_round": deals,
+    }
+    if reference:
+        ratios = [s / g for s, g in zip(biriba, reference, strict=True)]
+        out["open_spiel_gin_rummy_games_per_s"] = statistics.median(reference)
+        out["ratio_to_open_spiel"] = statistics.median(ratios)
+        out["ratio_to_open_spiel_rounds"] = ratios
+    return out
 
 
 def in_play_rates(count: int) -> dict[str, tuple[float, int]]:
@@ -168,28 +279,6 @@ def legal_moves_rates(positions: list[dict[str, Any]]) -> tuple[float, float, fl
             deal.legal_moves()
     cached = rounds * len(deals) / (time.perf_counter() - start)
     return len(positions) / cold_time, regenerated, cached
-
-
-def open_spiel_games_per_second(seconds: float) -> float | None:
-    """OpenSpiel's gin rummy under uniform random bots, if ``open_spiel`` is installed."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("gin_rummy")
-    rng = random.Random(0)
-    games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choice(outcomes)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-        games += 1
-    return games / (time.perf_counter() - start)
 
 
 def mid_deal_views(count: int) -> list[PlayerView]:
@@ -310,20 +399,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a few seconds, fewer samples")
     parser.add_argument("--out", default=str(HERE / "results.json"), help="the JSON file")
+    parser.add_argument(
+        "--openspiel",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="measure OpenSpiel's gin rummy beside the deals and give every figure as a "
+        "ratio to its games per second (the default when open_spiel is installed)",
+    )
     args = parser.parse_args(argv)
+    gin = GinReference.load() if args.openspiel is not False else None
+    if args.openspiel and gin is None:
+        parser.error("--openspiel needs the open_spiel package (pip install open_spiel)")
     scale = 0.1 if args.quick else 1.0
     results: dict[str, Any] = {
         "python": sys.version.split()[0],
         "cpu": cpu_name(),
         "platform": platform.platform(),
+        "command": " ".join(["python", "benchmarks/run.py", *(argv or sys.argv[1:])]),
     }
-    deals_per_s, moves_per_deal = random_deals(max(5, int(200 * scale)))
-    results["random_deals_per_s"] = deals_per_s
-    results["moves_per_deal"] = moves_per_deal
-    buraco_per_s, buraco_moves = random_deals(max(5, int(200 * scale)), BURACO)
-    results["random_buraco_deals_per_s"] = buraco_per_s
-    results["buraco_moves_per_deal"] = buraco_moves
-    results["buraco_to_biriba_deals"] = buraco_per_s / deals_per_s
+    results.update(paired_rounds(3 if args.quick else 9, 8 if args.quick else 60, gin))
+    deals_per_s = results["random_deals_per_s"]
 
     sampled = sample_positions(max(20, int(300 * scale)))
     results["legal_moves_per_s_all_phases"] = legal_moves_rates(sampled)
@@ -353,19 +448,36 @@ def main(argv: list[str] | None = None) -> int:
     results["play_undo_per_s"] = rate(play_undo, max(10, repeat // 200)) * len(pairs)
     results["encoding"] = encoding_times(max(10, int(40 * scale)), max(5, int(50 * scale)))
     results["adapters"] = adapter_costs(max(2, int(20 * scale)), 1 if args.quick else 3)
-    spiel = open_spiel_games_per_second(10 * scale)
-    results["open_spiel_gin_rummy_games_per_s"] = spiel
-    if spiel:
-        results["ratio_to_open_spiel"] = deals_per_s / spiel
+    spiel = results.get("open_spiel_gin_rummy_games_per_s")
 
-    rows = [
-        ("random deals / s (checked play)", f"{deals_per_s:,.0f}"),
-        ("moves per deal", f"{moves_per_deal:,.0f}"),
-        ("random buraco deals / s (checked play)", f"{buraco_per_s:,.0f}"),
-        ("buraco moves per deal", f"{buraco_moves:,.0f}"),
-        ("buraco deals / biriba deals", f"{results['buraco_to_biriba_deals']:.2f}"),
-        ("legal_moves / s: cold / regenerated / cached", ""),
+    def per_gin(per_second: float) -> str:
+        """How many fit in the time of one gin rummy game."""
+        if not spiel:
+            return ""
+        ratio = per_second / spiel
+        return f"{ratio:,.2f}" if ratio < 100 else f"{ratio:,.0f}"
+
+    per_gin_game: dict[str, Any] = {}
+    rows: list[tuple[str, str, str]] = [
+        ("random deals / s (checked play)", f"{deals_per_s:,.0f}", per_gin(deals_per_s)),
+        (
+            "  the same, garbage collector disabled",
+            f"{results['random_deals_per_s_no_gc']:,.0f}",
+            per_gin(results["random_deals_per_s_no_gc"]),
+        ),
+        ("  share of the time in the collector", f"{results['gc_share_of_random_deals']:.0%}", ""),
+        ("moves per deal", f"{results['moves_per_deal']:,.0f}", ""),
+        (
+            "random buraco deals / s (checked play)",
+            f"{results['random_buraco_deals_per_s']:,.0f}",
+            per_gin(results["random_buraco_deals_per_s"]),
+        ),
+        ("buraco moves per deal", f"{results['buraco_moves_per_deal']:,.0f}", ""),
+        ("buraco deals / biriba deals", f"{results['buraco_to_biriba_deals']:.2f}", ""),
+        ("legal_moves / s: cold / regenerated / cached", "", ""),
     ]
+    for key in ("random_deals_per_s", "random_deals_per_s_no_gc", "random_buraco_deals_per_s"):
+        per_gin_game[key] = results[key]
     for key, label in (
         ("legal_moves_per_s_all_phases", "  all phases"),
         ("legal_moves_per_s_12_cards", "  12 cards"),
@@ -374,10 +486,20 @@ def main(argv: list[str] | None = None) -> int:
     ):
         if key in results:
             cold, regenerated, cached = results[key]
-            rows.append((label, f"{cold:,.0f} / {regenerated:,.0f} / {cached:,.0f}"))
+            rows.append(
+                (
+                    label,
+                    f"{cold:,.0f} / {regenerated:,.0f} / {cached:,.0f}",
+                    " / ".join(per_gin(x) for x in (cold, regenerated, cached)) if spiel else "",
+                )
+            )
+            per_gin_game[key] = results[key]
     for name, (speed, samples) in results["legal_moves_in_play"].items():
         if samples:  # random play seldom grows a hand to 30 cards
-            rows.append((f"legal_moves / s in play, about {name} cards", f"{speed:,.0f}"))
+            rows.append(
+                (f"legal_moves / s in play, about {name} cards", f"{speed:,.0f}", per_gin(speed))
+            )
+            per_gin_game[f"legal_moves_in_play_{name}"] = speed
     for key, label in (
         ("copy_per_s", "copy() / s"),
         ("play_undo_per_s", "play() + undo() / s"),
@@ -385,44 +507,80 @@ def main(argv: list[str] | None = None) -> int:
         ("to_dict_per_s", "to_dict() / s"),
         ("from_dict_per_s", "from_dict() / s"),
     ):
-        rows.append((label, f"{results[key]:,.0f}"))
+        rows.append((label, f"{results[key]:,.0f}", per_gin(results[key])))
+        per_gin_game[key] = results[key]
     encoding = results["encoding"]
-    rows.append(("mid-deal observation, full / compact (us)", ""))
+    rows.append(("mid-deal observation, full / compact (us)", "", ""))
+    full, compact = encoding["observe_full_us"], encoding["observe_compact_us"]
     rows.append(
-        ("  observe()", f"{encoding['observe_full_us']:.1f} / {encoding['observe_compact_us']:.1f}")
+        (
+            "  observe()",
+            f"{full:.1f} / {compact:.1f}",
+            f"{per_gin(1e6 / full)} / {per_gin(1e6 / compact)}" if spiel else "",
+        )
     )
-    rows.append(("  observe_sparse(), full", f"{encoding['observe_sparse_us']:.1f}"))
-    rows.append(("legal ids of a view (us)", f"{encoding['legal_ids_us']:.1f}"))
+    rows.append(
+        (
+            "  observe_sparse(), full",
+            f"{encoding['observe_sparse_us']:.1f}",
+            per_gin(1e6 / encoding["observe_sparse_us"]),
+        )
+    )
+    rows.append(
+        (
+            "legal ids of a view (us)",
+            f"{encoding['legal_ids_us']:.1f}",
+            per_gin(1e6 / encoding["legal_ids_us"]),
+        )
+    )
+    for key, value in encoding.items():
+        per_gin_game[key.replace("_us", "_per_s")] = 1e6 / value
     adapters = results["adapters"]
     if adapters:
-        rows.append(("us per move: library / python_biriba", ""))
+        library, state_api = adapters["library_us_per_move"], adapters["open_spiel_us_per_move"]
+        tensor = adapters["open_spiel_tensor_us_per_move"]
+        rows.append(("us per move: library / python_biriba", "", ""))
         rows.append(
             (
                 "  state API",
-                f"{adapters['library_us_per_move']:.0f} / "
-                f"{adapters['open_spiel_us_per_move']:.0f} "
-                f"({adapters['open_spiel_ratio']:.2f}x)",
+                f"{library:.0f} / {state_api:.0f} ({adapters['open_spiel_ratio']:.2f}x)",
+                f"{per_gin(1e6 / library)} / {per_gin(1e6 / state_api)}" if spiel else "",
             )
         )
         rows.append(
             (
                 "  state API + observation tensor",
-                f"{adapters['library_us_per_move']:.0f} / "
-                f"{adapters['open_spiel_tensor_us_per_move']:.0f} "
-                f"({adapters['open_spiel_tensor_ratio']:.2f}x)",
+                f"{library:.0f} / {tensor:.0f} ({adapters['open_spiel_tensor_ratio']:.2f}x)",
+                f"{per_gin(1e6 / library)} / {per_gin(1e6 / tensor)}" if spiel else "",
             )
         )
+        per_gin_game["library_moves_per_s"] = 1e6 / library
+        per_gin_game["python_biriba_moves_per_s"] = 1e6 / state_api
+        per_gin_game["python_biriba_tensor_moves_per_s"] = 1e6 / tensor
     else:
-        rows.append(("python_biriba (biriba[openspiel])", "not installed"))
+        rows.append(("python_biriba (biriba[openspiel])", "not installed", ""))
     if spiel:
-        rows.append(("OpenSpiel gin rummy games / s", f"{spiel:,.0f}"))
-        rows.append(("ratio deals / gin games", f"{results['ratio_to_open_spiel']:.2f}"))
+        rows.append(("OpenSpiel gin rummy games / s (C++ evaluate_bots)", f"{spiel:,.0f}", "1"))
+        rounds = results["ratio_to_open_spiel_rounds"]
+        rows.append(
+            (
+                "deals / gin games (median of rounds)",
+                f"{results['ratio_to_open_spiel']:.2f}",
+                f"{min(rounds):.2f} to {max(rounds):.2f}",
+            )
+        )
+        results["per_gin_game"] = {
+            key: [x / spiel for x in value] if isinstance(value, tuple | list) else value / spiel
+            for key, value in per_gin_game.items()
+        }
     else:
-        rows.append(("OpenSpiel gin rummy", "not installed"))
+        rows.append(("OpenSpiel gin rummy", "not measured", ""))
     print(f"biriba benchmark: Python {results['python']} on {results['cpu']}")
     width = max(len(r[0]) for r in rows)
-    for label, value in rows:
-        print(f"  {label:<{width}}  {value:>20}")
+    if spiel:
+        print(f"  {'':<{width}}  {'figure':>26}  {'per gin game':>22}")
+    for label, value, ratio in rows:
+        print(f"  {label:<{width}}  {value:>26}  {ratio:>22}".rstrip())
     Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
     return 0
 
