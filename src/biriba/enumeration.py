@@ -21,7 +21,7 @@ from typing import Final
 
 from biriba.cards import CARDS, Card
 from biriba.errors import BiribaError
-from biriba.melds import ONE_PLACE, Meld, MeldKind, natural_index
+from biriba.melds import ONE_PLACE, Meld, MeldKind
 from biriba.moves import LayMeld, lay_unchecked
 from biriba.rules import BIRIBA, RuleSet
 
@@ -98,7 +98,9 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
                     per_suit = counts[c:52:13]
                     wilds = plan.pairs(wild_key)
                     found = _store(
-                        cache, key, _groups_of_rank(c + 1, per_suit, rules, wilds, sub_cap)
+                        cache,
+                        key,
+                        _groups_of_rank(c + 1, per_suit, rules, wilds, sub_cap, plan.lays),
                     )
                 if found is not _NO_MELDS:
                     out.append(found)
@@ -117,7 +119,11 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
         found = cache.get(key)
         if found is None:
             lazy_wilds = functools.partial(plan.pairs, wild_key)
-            found = _store(cache, key, _sequences_of_suit(base, row, rules, lazy_wilds, one_cap))
+            found = _store(
+                cache,
+                key,
+                _sequences_of_suit(base, row, rules, lazy_wilds, one_cap, plan.lays),
+            )
         if found is not _NO_MELDS:
             out.append(found)
     if sub_cap > 1:
@@ -125,13 +131,17 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
         general: list[Meld] = []
         _enumerate_sequences(counts, rules, plan.pairs(wild_key), sub_cap, general, 2)
         if general:
-            out.append(Part(tuple(general)))
+            out.append(Part(tuple(map(lay_unchecked, general))))
     if rules.wild_melds and n_wild >= rules.min_meld:
         # Z3.7: melds of substitutes only, cached under the substitutes in hand.
         key = wild_key + _WILD_TAG
         found = cache.get(key)
         if found is None:
-            found = _store(cache, key, _wild_melds(plan.pairs(wild_key), n_wild, rules))
+            found = _store(
+                cache,
+                key,
+                tuple(map(lay_unchecked, _wild_melds(plan.pairs(wild_key), n_wild, rules))),
+            )
         if found is not _NO_MELDS:
             out.append(found)
     return out
@@ -162,31 +172,56 @@ class Part:
     """The melds of one suit or one rank, as the cache keeps them.
 
     ``longest`` is the number of cards of the longest of them; ``lays`` holds a
-    :class:`~biriba.LayMeld` for each meld, in the same order, made with the part, so that
-    a cached part also spares the move generator the making of its moves.
+    :class:`~biriba.LayMeld` for each meld, in the same order, so that a cached part also
+    spares the move generator the making of its moves.
     """
 
     __slots__ = ("lays", "longest", "melds")
 
-    def __init__(self, melds: tuple[Meld, ...]) -> None:
-        #: The melds.
-        self.melds = melds
-        #: The number of cards of the longest meld (0 for none).
-        self.longest = max([len(meld.cards) for meld in melds]) if melds else 0
+    def __init__(self, lays: tuple[LayMeld, ...]) -> None:
         #: The move that lays each meld.
-        self.lays: tuple[LayMeld, ...] = tuple(map(lay_unchecked, melds))
+        self.lays = lays
+        #: The melds.
+        self.melds = tuple([lay.meld for lay in lays])
+        #: The number of cards of the longest meld (0 for none).
+        self.longest = max([len(meld.cards) for meld in self.melds]) if lays else 0
 
 
 #: The cached part of a suit or rank that has no meld (never handed out).
 _NO_MELDS: Final = Part(())
 
 
-def _store(cache: dict[bytes, Part], key: bytes, melds: tuple[Meld, ...]) -> Part:
-    """Cache the part made of ``melds`` under ``key``, emptying a full cache first."""
+def _store(cache: dict[bytes, Part], key: bytes, lays: tuple[LayMeld, ...]) -> Part:
+    """Cache the part of the melds ``lays`` lay under ``key``, emptying a full cache first."""
     if len(cache) >= _PART_CACHE_LIMIT:
         cache.clear()
-    found = cache[key] = Part(melds) if melds else _NO_MELDS
+    found = cache[key] = Part(lays) if lays else _NO_MELDS
     return found
+
+
+def _interned(
+    lays: dict[int, LayMeld],
+    key: int,
+    kind: MeldKind,
+    cards: tuple[Card, ...],
+    rules: RuleSet,
+    suit_or_rank: int,
+    low: int,
+    subs: tuple[int, ...],
+) -> LayMeld:
+    """The move laying the meld the enumerator knows by ``key`` (the rest are its parts,
+    as :meth:`Meld.unchecked <biriba.Meld.unchecked>` takes them): made once, then found
+    again under ``key``, so that a meld met in many hands is one object whose extensions
+    and look-aheads are worked out once. A full table is emptied first."""
+    if len(lays) >= _MELD_TABLE_LIMIT:
+        lays.clear()
+    lay = lays[key] = lay_unchecked(Meld.unchecked(kind, cards, rules, suit_or_rank, low, subs))
+    return lay
+
+
+#: How many melds a rule set's table of melds keeps before it is emptied and starts again:
+#: more than there are melds of at most one substitute in the presets (about 15,000).
+_MELD_TABLE_LIMIT: Final = 100_000
 
 
 #: How many parts a rule set's cache holds before it is emptied and starts again.
@@ -197,7 +232,15 @@ class _Plan:
     """What :func:`meld_parts` reads of a rule set, worked out once, and its cache of
     parts (at most :data:`_PART_CACHE_LIMIT` of them)."""
 
-    __slots__ = ("at_least", "cache", "groupable", "wild_first", "wild_idx", "wild_second")
+    __slots__ = (
+        "at_least",
+        "cache",
+        "groupable",
+        "lays",
+        "wild_first",
+        "wild_idx",
+        "wild_second",
+    )
 
     def __init__(self, rules: RuleSet) -> None:
         #: The card indices of the substitutes (B1.3, Z1.2).
@@ -215,6 +258,9 @@ class _Plan:
         most = sum(rules.copies(CARDS[i]) for i in self.wild_idx)
         self.at_least = tuple(_at_least(max(2, rules.min_meld - subs)) for subs in range(most + 1))
         self.cache: dict[bytes, Part] = {}
+        #: The melds of the cached enumerators, each laid by one move, under a key naming
+        #: the meld (:func:`_interned`): every part that holds a meld holds the same one.
+        self.lays: dict[int, LayMeld] = {}
 
     def pairs(self, wild_key: bytes) -> list[tuple[int, int]]:
         """The substitutes in hand as ``(index, count)`` pairs, from their counts in the
@@ -230,6 +276,14 @@ _PLANS: dict[RuleSet, _Plan] = {}
 #: one made longest ago is dropped. A program uses one or two rule sets; a test of many
 #: variants only rebuilds a plan it comes back to.
 _PLAN_LIMIT: Final = 16
+
+
+def clear_caches() -> None:
+    """Forget every cached part and every meld of the tables, so that the next hands are
+    enumerated from nothing (for measurements of a cold start)."""
+    for plan in _PLANS.values():
+        plan.cache.clear()
+        plan.lays.clear()
 
 
 def _plan_for(rules: RuleSet) -> _Plan:
@@ -328,23 +382,33 @@ def _groups_of_rank(
     rules: RuleSet,
     wilds: list[tuple[int, int]],
     sub_cap: int,
-) -> tuple[Meld, ...]:
-    """The groups of one rank, given that rank's counts by suit and the substitutes."""
-    out: list[Meld] = []
+    table: dict[int, LayMeld],
+) -> tuple[LayMeld, ...]:
+    """The moves laying the groups of one rank, given that rank's counts by suit and the
+    substitutes; the melds are found in, or put into, ``table`` (:func:`_interned`)."""
+    out: list[LayMeld] = []
     min_len = rules.min_meld
     max_new = rules.max_new_meld
-    # Tuples of cards throughout, so that a meld's cards are one concatenation.
+    # Tuples of cards throughout, so that a meld's cards are one concatenation; beside
+    # each, the number it puts in the meld's key.
     sub_choices = [
-        [tuple(CARDS[i] for i in subs) for subs in _sub_multisets(wilds, s)]
+        [
+            (tuple([CARDS[i] for i in subs]), _multiset_number(subs))
+            for subs in _sub_multisets(wilds, s)
+        ]
         for s in range(sub_cap + 1)
     ]
-    natural_sets: list[tuple[Card, ...]] = [()]
+    natural_sets: list[tuple[tuple[Card, ...], int]] = [((), 0)]
     for s in range(4):
         card = (CARDS[s * 13 + rank - 1],)
-        natural_sets = [acc + card * k for acc in natural_sets for k in range(per_suit[s] + 1)]
-    make = Meld.unchecked
+        weight = 8**s
+        natural_sets = [
+            (acc + card * k, number + k * weight)
+            for acc, number in natural_sets
+            for k in range(per_suit[s] + 1)
+        ]
     group = MeldKind.GROUP
-    for naturals in natural_sets:
+    for naturals, number in natural_sets:
         nat = len(naturals)
         if nat < 2:
             continue
@@ -353,9 +417,24 @@ def _groups_of_rank(
             if size < min_len or (max_new is not None and size > max_new):
                 continue
             places = _places(nat, size)
-            for subs in sub_choices[s]:
-                out.append(make(group, naturals + subs, rules, rank, 0, places))
+            for subs, subs_number in sub_choices[s]:
+                # The rank (4 bits), the naturals' copies by suit (3 bits each), the
+                # substitutes; the lowest bit 0 for a group.
+                key = ((subs_number << 16) | (number << 4) | rank) << 1
+                lay = table.get(key)
+                if lay is None:
+                    lay = _interned(table, key, group, naturals + subs, rules, rank, 0, places)
+                out.append(lay)
     return tuple(out)
+
+
+def _multiset_number(indices: tuple[int, ...]) -> int:
+    """A number naming the multiset of card ``indices`` (sorted, each below 64): its
+    digits in base 64 are the indices plus one, so that no two multisets share one."""
+    number = 0
+    for i in indices:
+        number = number * 64 + i + 1
+    return number
 
 
 @functools.lru_cache(maxsize=256)
@@ -406,11 +485,13 @@ def _sequences_of_suit(
     rules: RuleSet,
     wilds: Callable[[], list[tuple[int, int]]],
     sub_cap: int,
-) -> tuple[Meld, ...]:
-    """The sequences of the suit whose first card index is ``base`` (with at most one
-    substitute), given which of its ranks the hand holds (``present[r - 1]`` is 1 for rank
-    ``r``, else 0). ``wilds`` gives the substitutes in hand as ``(index, count)`` pairs,
-    asked only if needed.
+    table: dict[int, LayMeld],
+) -> tuple[LayMeld, ...]:
+    """The moves laying the sequences of the suit whose first card index is ``base``
+    (with at most one substitute), given which of its ranks the hand holds
+    (``present[r - 1]`` is 1 for rank ``r``, else 0). ``wilds`` gives the substitutes in
+    hand as ``(index, count)`` pairs, asked only if needed. The melds are found in, or put
+    into, ``table`` (:func:`_interned`).
 
     :func:`_enumerate_sequences` lists the same melds in the same order (a test checks
     it); this one serves every hand that can put at most one substitute in a meld (every
@@ -436,7 +517,7 @@ def _sequences_of_suit(
         have = b"\0\0" + present[1:] + present[:1] + b"\0"
     if not (_two_within_one(have) if sub_cap else _three_in_a_row(have)):
         return ()
-    out: list[Meld] = []
+    out: list[LayMeld] = []
     substitutes = wilds()
     min_len = rules.min_meld
     max_new = rules.max_new_meld
@@ -445,7 +526,6 @@ def _sequences_of_suit(
     highest = 14 if rules.ace_high else 13
     cards_by_index = CARDS
     seq = MeldKind.SEQUENCE
-    make = Meld.unchecked
     suit = base // 13
     nat_cards = _NATURALS_BY_RANK[suit]
     for low in range(lowest, highest - min_len + 2):
@@ -464,8 +544,14 @@ def _sequences_of_suit(
             if length < min_len:
                 continue
             naturals = nat_cards[low : high + 1]
+            # The suit (2 bits), the ranks (4 bits each); then, with a substitute, its
+            # place (4 bits) and card (6 bits); the lowest bit 1 for a sequence.
+            key = (((suit << 8) | (low << 4) | high) << 11) | 1
             if nmiss == 0:
-                out.append(make(seq, tuple(naturals), rules, suit, low, ()))
+                lay = table.get(key)
+                if lay is None:
+                    lay = _interned(table, key, seq, naturals, rules, suit, low, ())
+                out.append(lay)
                 if not sub_cap:
                     continue
                 places = range(low, high + 1)
@@ -479,9 +565,22 @@ def _sequences_of_suit(
                             continue  # that two would be natural: the clean meld
                         if two_used and place != 2 and count < 2:
                             continue  # the only copy already stands at rank 2
-                    cards = list(naturals)
-                    cards[place - low] = cards_by_index[idx]
-                    out.append(make(seq, tuple(cards), rules, suit, low, ONE_PLACE[place - low]))
+                    sub_key = key | (((place - low) << 6 | idx) << 1)
+                    lay = table.get(sub_key)
+                    if lay is None:
+                        cards = list(naturals)
+                        cards[place - low] = cards_by_index[idx]
+                        lay = _interned(
+                            table,
+                            sub_key,
+                            seq,
+                            tuple(cards),
+                            rules,
+                            suit,
+                            low,
+                            ONE_PLACE[place - low],
+                        )
+                    out.append(lay)
     return tuple(out)
 
 
@@ -564,40 +663,40 @@ def _emit_sequences(
     if len(missing) > limit or limit < min_subs:
         return  # never more substitutes than naturals (B3.3, Z3.4)
     own_two = suit * 13 + 1
-    naturals = [natural_index(suit, r) for r in range(low, high + 1)]
-    present = [r for r in range(low, high + 1) if r not in missing]
+    naturals = _NATURALS_BY_RANK[suit][low : high + 1]
     # Choose the substituted places: every missing rank, plus optionally present ones.
     extra_max = limit - len(missing)
     chosen_sets: list[tuple[int, ...]] = [tuple(missing)]
     if extra_max:
+        present = [r for r in range(low, high + 1) if r not in missing]
         chosen_sets = []
         _combos(present, extra_max, (), 0, tuple(missing), chosen_sets)
+    # A two at rank 2 of its own suit stands natural there unless it is always a
+    # substitute (B3.6, V7), and then uses a copy of that two.
+    two_in_range = low <= 2 <= high
+    twos_natural = not rules.twos_always_wild
+    make = Meld.unchecked
+    seq = MeldKind.SEQUENCE
     for places in chosen_sets:
         k = len(places)
         if k < min_subs:
             continue
         if k == 0:
-            cards = tuple(CARDS[i] for i in naturals)
-            out.append(Meld.unchecked(MeldKind.SEQUENCE, cards, rules, suit, low, ()))
+            out.append(make(seq, naturals, rules, suit, low, ()))
             continue
-        # Natural cards used: a natural two of the suit also uses a copy of that two.
-        used = [0] * 53
-        for r in range(low, high + 1):
-            if r not in places:
-                used[naturals[r - low]] += 1
         ordered_places = tuple(sorted(places))
-        for subs in _sub_assignments(wilds, used, k):
-            if any(
-                subs[j] == own_two and ordered_places[j] == 2 and not rules.twos_always_wild
-                for j in range(k)
-            ):
+        positions = tuple([p - low for p in ordered_places])
+        # The one natural that may also be a substitute is the suit's own two at rank 2.
+        used_two = two_in_range and 2 not in ordered_places
+        avail = tuple([(i, c - 1 if used_two and i == own_two else c) for i, c in wilds])
+        two_at = ordered_places.index(2) if twos_natural and 2 in ordered_places else -1
+        for subs in _sub_assignments(avail, k):
+            if two_at >= 0 and subs[two_at] == own_two:
                 continue  # that two would be natural, the same meld as the natural one
-            idx = list(naturals)
-            for j, place in enumerate(ordered_places):
-                idx[place - low] = subs[j]
-            cards = tuple(CARDS[i] for i in idx)
-            positions = tuple(p - low for p in ordered_places)
-            out.append(Meld.unchecked(MeldKind.SEQUENCE, cards, rules, suit, low, positions))
+            cards = list(naturals)
+            for j, position in enumerate(positions):
+                cards[position] = CARDS[subs[j]]
+            out.append(make(seq, tuple(cards), rules, suit, low, positions))
 
 
 def _combos(
@@ -618,13 +717,16 @@ def _combos(
         _combos(pool, extra_max, (*acc, pool[i]), i + 1, base, out)
 
 
-def _sub_assignments(
-    wilds: list[tuple[int, int]], used: list[int], k: int
-) -> list[tuple[int, ...]]:
-    """Ordered choices of ``k`` wild cards (one per place) the hand can still supply."""
+@functools.lru_cache(maxsize=1024)
+def _sub_assignments(avail: tuple[tuple[int, int], ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """Ordered choices of ``k`` wild cards (one per place) from ``avail``, ``(index,
+    copies left)`` pairs, in their order: depth first, the first pair's card first.
+
+    Cached: the same few substitutes in hand come back call after call (a hand holds a
+    dozen of them at most, and ``k`` is at most the hand's substitutes), 1024 kept."""
     out: list[tuple[int, ...]] = []
-    _assignments_into(out, {i: c - used[i] for i, c in wilds}, k, ())
-    return out
+    _assignments_into(out, {i: c for i, c in avail}, k, ())
+    return tuple(out)
 
 
 def _assignments_into(
