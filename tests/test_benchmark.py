@@ -6,11 +6,17 @@ in a test (see docs/performance.rst for the figures).
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from biriba import BIRIBA, BURACO, Deal, RuleSet
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 
@@ -75,3 +81,76 @@ def test_the_reference_can_be_left_out_and_is_refused_when_missing(tmp_path: Pat
         )
         assert done.returncode == 2
         assert "needs the open_spiel package" in done.stderr
+
+
+def test_the_search_benchmark_reports_every_collector_setting(tmp_path: Path) -> None:
+    out = tmp_path / "search.json"
+    small = ["--quick", "--nodes", "2000", "--iterations", "300", "--no-openspiel"]
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT.parent / "search.py"), *small, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    results = json.loads(out.read_text())
+    settings = results["settings"]
+    assert list(settings) == ["default", "threshold", "freeze", "freeze+threshold", "disabled"]
+    for name, values in settings.items():
+        assert values["iterations_per_s"] > 0, name
+        assert name in done.stdout
+    # The collector is really set: disabled never collects, the default does.
+    assert settings["disabled"]["collections"] == [0, 0, 0]
+    assert settings["disabled"]["collector_share"] == 0
+    assert settings["default"]["collections"][0] > 0
+    assert settings["default"]["collections"][0] > settings["threshold"]["collections"][0]
+
+
+def test_the_table_of_figures_is_written_into_the_page(tmp_path: Path) -> None:
+    results = tmp_path / "results.json"
+    page = tmp_path / "page.rst"
+    page.write_text("Before\n\n.. figures-start\n\nold table\n\n.. figures-end\n\nAfter\n")
+    table = SCRIPT.parent / "table.py"
+    for command in (
+        [str(SCRIPT), "--quick", "--no-openspiel", "--out", str(results)],
+        [str(table), str(results), str(results), "--write", str(page)],
+    ):
+        done = subprocess.run(
+            [sys.executable, *command], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert done.returncode == 0, done.stderr
+    text = page.read_text()
+    assert "old table" not in text
+    assert text.startswith("Before\n\n.. figures-start\n")
+    assert text.endswith(".. figures-end\n\nAfter\n")
+    figure = f"{json.loads(results.read_text())['copy_per_s']:,.0f}"
+    assert "``copy()`` / s" in text
+    assert figure in text
+    assert "OpenSpiel was not installed" in text
+
+
+@pytest.mark.parametrize("rules", [BIRIBA, BURACO], ids=lambda r: r.name)
+def test_playing_makes_no_reference_cycles(rules: RuleSet) -> None:
+    # The performance page's advice on the garbage collector rests on this: everything
+    # the library makes while deals are played, copied, undone, scored, written and read
+    # is freed by reference counting, so a search may disable the collector for its part.
+    gc.collect()
+    gc.disable()
+    try:
+        for seed in range(6):
+            deal = Deal.new(rules, seed=seed)
+            rng = random.Random(seed)
+            while not deal.is_over:
+                deal.play(rng.choice(deal.legal_moves()))
+                if not deal.is_over and rng.random() < 0.1:
+                    copy = deal.copy()
+                    copy.play_unchecked(rng.choice(copy.legal_moves()))
+                    copy.undo()
+            deal.score()
+            deal.view(0).legal_moves()
+            Deal.from_dict(deal.to_dict())
+        found = gc.collect()
+    finally:
+        gc.enable()
+    assert found == 0
