@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -123,15 +122,14 @@ class MonteCarloBot:
         greedy = greedy_choice(view, moves, random.Random(0))
         if view.phase is Phase.DRAW:
             # Never a take that melds nothing: takes answered by takes need not end a deal.
-            useful = pile_use(view) >= 1 and take_melds(view)
+            useful = pile_use(view, 1) >= 1 and take_melds(view)
             return [greedy] + [
                 m for m in moves if m != greedy and (useful or not isinstance(m, TakeDiscard))
             ]
         if not isinstance(greedy, Discard) or len(view.hand) == 1:
             return [greedy]
-        hand = Counter(view.hand)
         discards = [m for m in moves if isinstance(m, Discard)]
-        discards.sort(key=lambda d: discard_danger(d.card, view, hand))
+        discards.sort(key=lambda d: discard_danger(d.card, view))
         chosen: list[Move] = [*discards[: self.candidates]]
         return chosen
 

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple, Protocol
 
-import attrs
-
-from biriba.cards import Card, counts_of
+from biriba.cards import CARDS, Card, cards_of, counts_of
 from biriba.deal import Deal, Phase
 from biriba.engine import engine_for
 from biriba.enumeration import melds_from_counts
@@ -52,9 +50,9 @@ class Table(Protocol):
     def reserves_left(self) -> int: ...
 
 
-@attrs.frozen
-class _DealTable:
-    """The heuristic's inputs read straight off a deal (for rollouts inside a search)."""
+class _DealTable(NamedTuple):
+    """The heuristic's inputs read straight off a deal (for rollouts inside a search): a
+    named tuple, the cheapest object to build once per move."""
 
     rules: RuleSet
     seat: int
@@ -69,62 +67,94 @@ class _DealTable:
 
 def table_of(deal: Deal) -> Table:
     """The heuristic's view of the player to move in ``deal``: only what that seat sees."""
-    seat = deal.to_move
+    position = deal.position
+    seat = position.to_move
     assert seat is not None
     rules = deal.rules
     return _DealTable(
         rules,
         seat,
         seat % rules.teams,
-        deal.phase,
-        deal.hand(seat),
-        deal.discard_pile,
-        tuple(deal.melds(t) for t in range(rules.teams)),
-        tuple(deal.reserve_received(t) for t in range(rules.teams)),
-        len(deal.reserves),
+        position.phase,
+        cards_of(position.hands[seat]),
+        position.pile,
+        position.melds,
+        position.received,
+        len(position.reserves),
     )
 
 
-def _fits_melds(card: Card, melds: Sequence[Meld]) -> bool:
-    return any(m.extensions(card) for m in melds)
+def _fits(index: int, melds: Sequence[Meld]) -> bool:
+    """Whether the card of ``index`` can be added to one of ``melds``.
 
-
-def _fits_hand(card: Card, hand: Sequence[Card], rules: RuleSet) -> bool:
-    """Whether ``card`` makes a pair of a rank or a near-sequence with the hand."""
-    if rules.is_wild(card):
-        return True
-    for other in hand:
-        if other.rank == card.rank:
-            return True
-        if (
-            other.suit == card.suit
-            and other.rank is not None
-            and card.rank is not None
-            and abs(other.rank - card.rank) <= 2
-        ):
+    :meth:`Meld.candidate_indices <biriba.Meld.candidate_indices>` (a superset, kept on
+    the meld) answers most cards before the extensions are worked out."""
+    for meld in melds:
+        if index in meld.candidate_indices() and meld.extensions_of_index(index):
             return True
     return False
 
 
-def pile_use(view: Table) -> int:
+def pile_use(view: Table, enough: int | None = None) -> int:
     """How many pile cards would go to the table this turn: natural cards the team's melds
     take, or cards of a new clean meld made with the hand. The heuristic plays each of
-    those, so a take it judges useful always puts cards on the table."""
-    mine = view.melds[view.team]
+    those, so a take it judges useful always puts cards on the table.
+
+    With ``enough``, the count stops once it reaches ``enough``: the answer is then at
+    least ``enough`` (all a threshold needs), not the whole count.
+
+    A pile card that fits the team's melds counts every copy of it in the pile; any other
+    counts as many copies as the clean melds of hand and pile use beyond the hand's own
+    copies, summed over those melds (at most its copies in the pile)."""
     pile = view.discard_pile
-    used = {i for i, c in enumerate(pile) if not view.rules.is_wild(c) and _fits_melds(c, mine)}
+    if not pile:
+        return 0
+    rules = view.rules
+    wild = rules.wild
+    mine = view.melds[view.team]
     counts = [0] * 53
-    for card in (*view.hand, *pile):
+    for card in view.hand:
         counts[card.index] += 1
-    in_hand = Counter(view.hand)
-    for meld in melds_from_counts(tuple(counts), view.rules):
-        if meld.is_clean and Counter(meld.cards) - in_hand:
-            fresh = Counter(meld.cards) - in_hand
-            for i, card in enumerate(pile):
-                if fresh[card] and i not in used:
-                    used.add(i)
-                    fresh[card] -= 1
-    return len(used)
+    held = tuple(counts)
+    copies: dict[int, int] = {}
+    for card in pile:
+        index = card.index
+        counts[index] += 1
+        copies[index] = copies.get(index, 0) + 1
+    use = 0
+    left: dict[int, int] = {}  # pile cards not counted yet: copies that may still count
+    for index, k in copies.items():
+        if not wild[index] and _fits(index, mine):
+            use += k
+        else:
+            left[index] = k
+    if not left or (enough is not None and use >= enough):
+        return use
+    # A clean meld holding one of those cards is a group of its rank or a sequence of its
+    # suit: the enumeration needs only the naturals of those ranks and suits.
+    ranks = {CARDS[i].rank for i in left}
+    suits = {CARDS[i].suit for i in left}
+    for index, card in enumerate(CARDS):
+        if counts[index] and card.suit not in suits and (wild[index] or card.rank not in ranks):
+            counts[index] = 0
+    for meld in melds_from_counts(tuple(counts), rules):
+        if not meld.is_clean:
+            continue
+        in_meld: dict[int, int] = {}
+        for card in meld.cards:
+            index = card.index
+            if index in left:
+                in_meld[index] = in_meld.get(index, 0) + 1
+        for index, n in in_meld.items():
+            fresh = n - held[index]
+            k = left[index]
+            if fresh > 0 and k:
+                taken = fresh if fresh < k else k
+                left[index] = k - taken
+                use += taken
+        if enough is not None and use >= enough:
+            return use
+    return use
 
 
 def take_melds(view: Table) -> bool:
@@ -150,6 +180,14 @@ def take_melds(view: Table) -> bool:
     )
 
 
+def _worth_taking(view: Table) -> bool:
+    """Whether the heuristic takes the pile: some of it goes to the table at once
+    (:func:`pile_use`), at least a quarter of a pile of more than four cards, and the
+    take can legally put cards on the table (:func:`take_melds`)."""
+    enough = max(1, (len(view.discard_pile) + 3) // 4)
+    return pile_use(view, enough) >= enough and take_melds(view)
+
+
 def _draw_phase(view: Table, moves: Sequence[Move]) -> Move:
     """Take the pile only when some of it goes to the table at once: a take that melds
     nothing could be answered by another, and the deal would never end. After such a take
@@ -159,12 +197,11 @@ def _draw_phase(view: Table, moves: Sequence[Move]) -> Move:
     if names:  # V1: name the suit the hand holds most of
         held = Counter(c.suit for c in view.hand)
         return max(names, key=lambda m: (held[m.suit], -m.suit))
-    can_take = any(isinstance(m, TakeDiscard) for m in moves)
-    if can_take:
-        pile = view.discard_pile
-        use = pile_use(view)
-        if use >= 1 and (len(pile) <= 4 or use * 4 >= len(pile)) and take_melds(view):
-            return next(m for m in moves if isinstance(m, TakeDiscard))
+    for move in moves:
+        if isinstance(move, TakeDiscard):
+            if _worth_taking(view):
+                return move
+            break
     for move in moves:
         if isinstance(move, DrawStock):
             return move
@@ -174,49 +211,92 @@ def _draw_phase(view: Table, moves: Sequence[Move]) -> Move:
     return moves[0]
 
 
-def _meld_value(move: Move, view: Table) -> float:
-    hand_size = len(view.hand)
-    mine = view.melds[view.team]
-    if isinstance(move, LayMeld):
+def _meld_value(move: LayMeld | AddToMeld, view: Table, hand_size: int) -> float:
+    """How much the heuristic likes laying or adding ``move`` (more than 0: it plays it)."""
+    if type(move) is LayMeld:
         meld = move.meld
-        value = 10 + 3 * len(meld) + meld.points / 10
+        size = len(meld.cards)
+        value = 10 + 3 * size + meld.points / 10
         if not meld.is_clean and not meld.is_biriba:
             value -= 14  # keep substitutes for where they count
-        if len(meld) == hand_size:
+        if size == hand_size:
             value += 100  # empties the hand into the reserve
         return value
-    if isinstance(move, AddToMeld):
-        old = mine[move.index]
-        result = move.result or old.extensions(move.card)[0]
-        value = 9 + (result.bonus - old.bonus) / 10 + (2 if len(result) >= 5 else 0)
-        if view.rules.is_wild(move.card) and move.card in result.substitutes:
-            completes = result.is_biriba and not old.is_biriba
-            value += 10 if completes else -16
-        if result.is_clean:
-            value += 2
-        if hand_size == 1:
-            value += 100
-        return value
-    return -1.0
+    assert type(move) is AddToMeld
+    old = view.melds[view.team][move.index]
+    card = move.card
+    result = move.result or old.extensions_of_index(card.index)[0]
+    value = 9 + (result.bonus - old.bonus) / 10 + (2 if len(result.cards) >= 5 else 0)
+    if view.rules.wild[card.index] and card in result.substitutes:
+        completes = result.is_biriba and not old.is_biriba
+        value += 10 if completes else -16
+    if result.is_clean:
+        value += 2
+    if hand_size == 1:
+        value += 100
+    return value
 
 
-def discard_danger(card: Card, view: Table, hand: Counter[Card]) -> float:
-    players = view.rules.players
-    teams = view.rules.teams
-    next_team = (view.seat + 1) % players % teams
-    danger = 0.0
-    if view.rules.is_wild(card):
-        danger += 60
-    if _fits_melds(card, view.melds[next_team]):
-        danger += 30
-    rest = list((hand - Counter([card])).elements())
-    if any(c.rank == card.rank for c in rest):
-        danger += 12
-    if _fits_hand(card, [c for c in rest if c.rank != card.rank], view.rules):
-        danger += 5
-    if _fits_melds(card, view.melds[view.team]):
-        danger += 20  # better added than thrown away
-    return danger - view.rules.card_value(card) / 2
+class _Dangers:
+    """What discarding each card of one hand would give away (:func:`discard_danger`),
+    with what the cards share worked out once: the rank counts and the cards of the hand,
+    the melds of both teams."""
+
+    __slots__ = ("_counts", "_mine", "_ranks", "_rules", "_theirs")
+
+    def __init__(self, view: Table, hand: Iterable[Card]) -> None:
+        rules = view.rules
+        self._rules = rules
+        self._theirs = view.melds[(view.seat + 1) % rules.players % rules.teams]
+        self._mine = view.melds[view.team]
+        counts = [0] * 53
+        ranks: dict[int | None, int] = {}
+        for card in hand:
+            counts[card.index] += 1
+            ranks[card.rank] = ranks.get(card.rank, 0) + 1
+        self._counts = counts
+        self._ranks = ranks
+
+    def of(self, card: Card) -> float:
+        """The danger of discarding ``card``, one of the hand's cards."""
+        rules = self._rules
+        index = card.index
+        wild = rules.wild[index]
+        danger = 0.0
+        if wild:
+            danger += 60
+        if _fits(index, self._theirs):
+            danger += 30
+        # Another card of its rank stays in hand once this one leaves it.
+        if self._ranks.get(card.rank, 0) > (1 if self._counts[index] else 0):
+            danger += 12
+        if wild or self._near(card):
+            danger += 5
+        if _fits(index, self._mine):
+            danger += 20  # better added than thrown away
+        return danger - rules.values[index] / 2
+
+    def _near(self, card: Card) -> bool:
+        """Whether the hand holds a card of ``card``'s suit within two ranks of it (a
+        near-sequence), of another rank."""
+        rank = card.rank
+        if rank is None:
+            return False
+        counts = self._counts
+        base = card.index - rank  # the suit's index less one: suit * 13 - 1
+        for other in (rank - 2, rank - 1, rank + 1, rank + 2):
+            if 1 <= other <= 13 and counts[base + other]:
+                return True
+        return False
+
+
+def discard_danger(card: Card, view: Table, hand: Iterable[Card] | None = None) -> float:
+    """How much discarding ``card`` would help the others, less half its value (B8.1): a
+    substitute most, then a card the next team's melds take, a card of a rank the hand
+    holds twice, a card next to another of its suit, a card the own melds take.
+
+    ``hand`` is the hand the card leaves (``view.hand`` by default)."""
+    return _Dangers(view, view.hand if hand is None else hand).of(card)
 
 
 def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Move:
@@ -225,19 +305,27 @@ def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Mov
         return moves[0]
     if view.phase is Phase.DRAW:
         return _draw_phase(view, moves)
-    discards = [m for m in moves if isinstance(m, Discard)]
-    if len(view.hand) == 1 and discards:
-        return discards[0]  # the last card: the reserve (B5.4) or the close (B6.1)
+    hand_size = len(view.hand)
+    if hand_size == 1:
+        for move in moves:
+            if type(move) is Discard:
+                return move  # the last card: the reserve (B5.4) or the close (B6.1)
     best: Move | None = None
     best_value = 0.0
+    discards: list[Discard] = []
     for move in moves:
-        if isinstance(move, LayMeld | AddToMeld):
-            value = _meld_value(move, view) + rng.random() * 0.01
+        kind = type(move)
+        if kind is LayMeld or kind is AddToMeld:
+            assert isinstance(move, LayMeld | AddToMeld)
+            value = _meld_value(move, view, hand_size) + rng.random() * 0.01
             if value > best_value:
                 best, best_value = move, value
+        elif kind is Discard:
+            assert isinstance(move, Discard)
+            discards.append(move)
     if best is not None:
         return best
     if discards:
-        hand = Counter(view.hand)
-        return min(discards, key=lambda d: discard_danger(d.card, view, hand) + rng.random() * 0.01)
+        of = _Dangers(view, view.hand).of
+        return min(discards, key=lambda d: of(d.card) + rng.random() * 0.01)
     return rng.choice(list(moves))
