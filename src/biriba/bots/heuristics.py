@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
-from biriba.cards import CARDS, Card, cards_of, counts_of
+from biriba.cards import CARDS, Card, Counts, cards_of, counts_of
 from biriba.deal import Deal, Phase
 from biriba.engine import engine_for
 from biriba.enumeration import melds_from_counts
@@ -50,38 +50,65 @@ class Table(Protocol):
     def reserves_left(self) -> int: ...
 
 
-class _DealTable(NamedTuple):
-    """The heuristic's inputs read straight off a deal (for rollouts inside a search): a
-    named tuple, the cheapest object to build once per move."""
+class _DealTable:
+    """The heuristic's inputs read straight off a deal (for rollouts inside a search).
 
-    rules: RuleSet
-    seat: int
-    team: int
-    phase: Phase
-    hand: tuple[Card, ...]
-    discard_pile: tuple[Card, ...]
-    melds: tuple[tuple[Meld, ...], ...]
-    reserve_received: tuple[bool, ...]
-    reserves_left: int
+    The hand stays as the position's counts: the heuristic mostly needs its size or its
+    counts, and the cards themselves are listed only when asked for."""
+
+    __slots__ = (
+        "_hand",
+        "counts",
+        "discard_pile",
+        "melds",
+        "phase",
+        "reserve_received",
+        "reserves_left",
+        "rules",
+        "seat",
+        "size",
+        "team",
+    )
+
+    def __init__(self, deal: Deal) -> None:
+        position = deal.position
+        seat = position.to_move
+        assert seat is not None
+        rules = deal.rules
+        self.rules = rules
+        self.seat = seat
+        self.team = seat % rules.teams
+        self.phase = position.phase
+        self.counts = position.hands[seat]
+        self.size = position.sizes[seat]
+        self.discard_pile = position.pile
+        self.melds = position.melds
+        self.reserve_received = position.received
+        self.reserves_left = len(position.reserves)
+        self._hand: tuple[Card, ...] | None = None
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The cards in hand, sorted."""
+        hand = self._hand
+        if hand is None:
+            hand = self._hand = cards_of(self.counts)
+        return hand
 
 
 def table_of(deal: Deal) -> Table:
     """The heuristic's view of the player to move in ``deal``: only what that seat sees."""
-    position = deal.position
-    seat = position.to_move
-    assert seat is not None
-    rules = deal.rules
-    return _DealTable(
-        rules,
-        seat,
-        seat % rules.teams,
-        position.phase,
-        cards_of(position.hands[seat]),
-        position.pile,
-        position.melds,
-        position.received,
-        len(position.reserves),
-    )
+    return _DealTable(deal)
+
+
+def _hand_counts(view: Table) -> Counts:
+    """The 53 counts of the hand (a deal's table holds them already)."""
+    return view.counts if isinstance(view, _DealTable) else counts_of(view.hand)
+
+
+def _hand_size(view: Table) -> int:
+    """The number of cards in hand."""
+    return view.size if isinstance(view, _DealTable) else len(view.hand)
 
 
 def _fits(index: int, melds: Sequence[Meld]) -> bool:
@@ -112,10 +139,8 @@ def pile_use(view: Table, enough: int | None = None) -> int:
     rules = view.rules
     wild = rules.wild
     mine = view.melds[view.team]
-    counts = [0] * 53
-    for card in view.hand:
-        counts[card.index] += 1
-    held = tuple(counts)
+    held = _hand_counts(view)
+    counts = list(held)
     copies: dict[int, int] = {}
     for card in pile:
         index = card.index
@@ -167,13 +192,13 @@ def take_melds(view: Table) -> bool:
     engine = engine_for(rules)
     team = view.team
     before = engine.hidden_situation(
-        counts_of(view.hand),
+        _hand_counts(view),
         view.melds[team],
         view.reserve_received[team],
         view.reserves_left,
         None,
     )
-    moves = engine.play_moves(engine.after_take(before, pile), len(view.hand) + len(pile))
+    moves = engine.play_moves(engine.after_take(before, pile), _hand_size(view) + len(pile))
     return any(
         isinstance(m, LayMeld) or (isinstance(m, AddToMeld) and not rules.is_wild(m.card))
         for m in moves
@@ -242,20 +267,14 @@ class _Dangers:
     with what the cards share worked out once: the rank counts and the cards of the hand,
     the melds of both teams."""
 
-    __slots__ = ("_counts", "_mine", "_ranks", "_rules", "_theirs")
+    __slots__ = ("_counts", "_mine", "_rules", "_theirs")
 
-    def __init__(self, view: Table, hand: Iterable[Card]) -> None:
+    def __init__(self, view: Table, counts: Counts) -> None:
         rules = view.rules
         self._rules = rules
         self._theirs = view.melds[(view.seat + 1) % rules.players % rules.teams]
         self._mine = view.melds[view.team]
-        counts = [0] * 53
-        ranks: dict[int | None, int] = {}
-        for card in hand:
-            counts[card.index] += 1
-            ranks[card.rank] = ranks.get(card.rank, 0) + 1
         self._counts = counts
-        self._ranks = ranks
 
     def of(self, card: Card) -> float:
         """The danger of discarding ``card``, one of the hand's cards."""
@@ -267,14 +286,24 @@ class _Dangers:
             danger += 60
         if _fits(index, self._theirs):
             danger += 30
-        # Another card of its rank stays in hand once this one leaves it.
-        if self._ranks.get(card.rank, 0) > (1 if self._counts[index] else 0):
+        if self._pair(card):
             danger += 12
         if wild or self._near(card):
             danger += 5
         if _fits(index, self._mine):
             danger += 20  # better added than thrown away
         return danger - rules.values[index] / 2
+
+    def _pair(self, card: Card) -> bool:
+        """Whether another card of ``card``'s rank (a joker: another joker) stays in
+        hand once ``card`` leaves it."""
+        counts = self._counts
+        rank = card.rank
+        if rank is None:
+            same = counts[card.index]
+        else:
+            same = counts[rank - 1] + counts[rank + 12] + counts[rank + 25] + counts[rank + 38]
+        return same > (1 if counts[card.index] else 0)
 
     def _near(self, card: Card) -> bool:
         """Whether the hand holds a card of ``card``'s suit within two ranks of it (a
@@ -296,7 +325,7 @@ def discard_danger(card: Card, view: Table, hand: Iterable[Card] | None = None) 
     holds twice, a card next to another of its suit, a card the own melds take.
 
     ``hand`` is the hand the card leaves (``view.hand`` by default)."""
-    return _Dangers(view, view.hand if hand is None else hand).of(card)
+    return _Dangers(view, _hand_counts(view) if hand is None else counts_of(hand)).of(card)
 
 
 def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Move:
@@ -305,7 +334,7 @@ def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Mov
         return moves[0]
     if view.phase is Phase.DRAW:
         return _draw_phase(view, moves)
-    hand_size = len(view.hand)
+    hand_size = _hand_size(view)
     if hand_size == 1:
         for move in moves:
             if type(move) is Discard:
@@ -326,6 +355,6 @@ def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Mov
     if best is not None:
         return best
     if discards:
-        of = _Dangers(view, view.hand).of
+        of = _Dangers(view, _hand_counts(view)).of
         return min(discards, key=lambda d: of(d.card) + rng.random() * 0.01)
     return rng.choice(list(moves))
