@@ -14,7 +14,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "biriba"
 
 #: The layers, first to last, as docs/internals.rst lists them.
 LAYERS = [
-    ["errors", "display", "version"],
+    ["errors", "display", "version", "native"],
     ["limits"],
     ["cards"],
     ["rules"],

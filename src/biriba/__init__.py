@@ -8,7 +8,7 @@ Cards, rule sets and melds::
     (True, True, 45, 200)
 """
 
-from biriba import records, svg
+from biriba import native, records, svg
 from biriba.cards import JOKER, Card, Rank, Suit, format_cards, parse_cards
 from biriba.checking import Verdict, check_move
 from biriba.deal import Deal, Phase, PlayerView, team_of
@@ -47,6 +47,10 @@ from biriba.rules import (
 )
 from biriba.scoring import DealScore, TeamScore, score_team
 from biriba.version import __version__
+
+#: Whether this is the compiled build of the library (its hottest modules made into C
+#: extensions by mypyc, ``docs/performance.rst``) rather than its pure-Python sources.
+compiled: bool = native.compiled_modules() == native.COMPILED_MODULES
 
 __all__ = [
     "BIRIBA",
@@ -87,6 +91,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "check_move",
+    "compiled",
     "enumerate_melds",
     "format_cards",
     "full_pack",

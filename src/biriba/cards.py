@@ -142,6 +142,21 @@ class Card:
 
     def __new__(cls, rank: Rank | None, suit: Suit | None) -> Self:
         """Return the one :class:`Card` for ``rank`` and ``suit`` (both ``None``: the joker)."""
+        if len(_MADE) < DISTINCT_CARDS:
+            # Only while this module makes the 53 cards, in index order (below); made here
+            # because a compiled build can create a card nowhere else.
+            card = object.__new__(cls)
+            object.__setattr__(card, "rank", rank)
+            object.__setattr__(card, "suit", suit)
+            object.__setattr__(card, "index", len(_MADE))
+            if rank is None or suit is None:
+                object.__setattr__(card, "_points", DEFAULT_JOKER_VALUE)
+                object.__setattr__(card, "_str", "JK")
+            else:
+                object.__setattr__(card, "_points", DEFAULT_CARD_VALUES[rank])
+                object.__setattr__(card, "_str", rank.letter + suit.letter)
+            _MADE.append(card)
+            return card
         if rank is None and suit is None:
             return _INTERNED[JOKER_INDEX]  # type: ignore[return-value]
         if not isinstance(rank, Rank) or not isinstance(suit, Suit):
@@ -150,20 +165,6 @@ class Card:
                 f"got {rank!r} and {suit!r}"
             )
         return _INTERNED[suit * 13 + rank - 1]  # type: ignore[return-value]
-
-    @classmethod
-    def _make(cls, rank: Rank | None, suit: Suit | None, index: int) -> Card:
-        card = object.__new__(cls)
-        object.__setattr__(card, "rank", rank)
-        object.__setattr__(card, "suit", suit)
-        object.__setattr__(card, "index", index)
-        if rank is None or suit is None:
-            object.__setattr__(card, "_points", DEFAULT_JOKER_VALUE)
-            object.__setattr__(card, "_str", "JK")
-        else:
-            object.__setattr__(card, "_points", DEFAULT_CARD_VALUES[rank])
-            object.__setattr__(card, "_str", rank.letter + suit.letter)
-        return card
 
     @classmethod
     def joker(cls) -> Card:
@@ -224,7 +225,11 @@ class Card:
         raise AttributeError("Card is immutable")
 
     # Equality and hashing are the identity's: there is one object per distinct card
-    # (pickling and copying keep it so), which makes both as fast as Python allows.
+    # (pickling and copying keep it so), which makes equality as fast as Python allows.
+    # The hash is written out because a compiled Card would otherwise have none.
+
+    def __hash__(self) -> int:
+        return self.index
 
     def __lt__(self, other: Card) -> bool:
         if isinstance(other, Card):
@@ -256,10 +261,20 @@ class Card:
         return self
 
 
-_INTERNED: Final[tuple[Card, ...]] = tuple(
-    [Card._make(Rank(r), Suit(s), s * 13 + r - 1) for s in range(4) for r in range(1, 14)]
-    + [Card._make(None, None, JOKER_INDEX)]
-)
+#: The cards as they are made, once each, in index order.
+_MADE: Final[list[Card]] = []
+
+
+def _make_cards() -> tuple[Card, ...]:
+    """Make the 53 cards, in index order (:meth:`Card.__new__` makes them while fewer exist)."""
+    for suit in Suit:
+        for rank in Rank:
+            Card(rank, suit)
+    Card(None, None)
+    return tuple(_MADE)
+
+
+_INTERNED: Final = _make_cards()
 
 #: The joker.
 JOKER: Final = _INTERNED[JOKER_INDEX]

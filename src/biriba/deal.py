@@ -38,7 +38,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from operator import mul
-from typing import Any, Final
+from typing import Any, Final, Self
 
 import attrs
 
@@ -49,6 +49,7 @@ from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError, Inv
 from biriba.limits import excerpt
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Move
+from biriba.native import is_compiled
 from biriba.position import Phase, Position
 from biriba.position_data import position_to_dict, read_position, uses_key
 from biriba.rules import BIRIBA, RuleSet, full_pack, rules_to_data
@@ -120,6 +121,10 @@ class Deal:
     _seed: int | str | None
     _start: dict[str, Any] | None
 
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        # A blank deal, for _at() in the compiled build (Deal(...) is refused below).
+        return object.__new__(cls)
+
     def __init__(self) -> None:
         raise TypeError("build a Deal with Deal.new(...) or Deal.from_dict(...)")
 
@@ -136,7 +141,7 @@ class Deal:
     ) -> Deal:
         """The one constructor: a deal at ``position``, after the moves of ``history``
         from the positions of ``earlier`` (its undo stack, possibly shorter)."""
-        deal = object.__new__(cls)
+        deal = _new_deal(cls)
         deal.rules = engine.rules
         deal._engine = engine
         deal._position = position
@@ -222,7 +227,9 @@ class Deal:
             self._start,
         )
 
-    __copy__ = copy
+    def __copy__(self) -> Deal:
+        # Not ``__copy__ = copy``: mypyc (2.4) takes that ``copy`` for the module.
+        return self.copy()
 
     def __deepcopy__(self, memo: object) -> Deal:
         return self.copy()
@@ -570,6 +577,11 @@ class Deal:
         state = "over" if self.is_over else f"seat {position.seat} to {position.phase.value}"
         lines.append(state)
         return "\n".join(lines)
+
+
+#: How :meth:`Deal._at` makes a blank deal: a compiled Deal by its own ``__new__``
+#: (``object.__new__`` refuses it).
+_new_deal: Final = Deal.__new__ if is_compiled(team_of) else object.__new__
 
 
 @attrs.frozen

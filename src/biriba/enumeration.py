@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from typing import Final
+from typing import Any, Final
 
 from biriba.cards import CARDS, Card
 from biriba.errors import BiribaError
@@ -76,8 +76,11 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     # The hand as bytes, one a card: the cache keys are bytes too, which hash at once and
     # which the garbage collector never has to visit.
     raw = bytes(counts)
-    # How many of each substitute the hand holds, in the order of rules.wild_indices.
-    wild_key = raw[plan.wild_first] + raw[plan.wild_second]
+    # How many of each substitute the hand holds, in the order of rules.wild_indices (the
+    # bytes sliced through an untyped name: mypyc 2.4 reads a slice held in a name as an
+    # integer index).
+    hand: Any = raw
+    wild_key: bytes = hand[plan.wild_first] + hand[plan.wild_second]
     n_wild = sum(wild_key)
     max_subs = rules.max_substitutes
     sub_cap = n_wild if max_subs is None or max_subs > n_wild else max_subs
@@ -225,7 +228,7 @@ _MELD_TABLE_LIMIT: Final = 100_000
 
 
 #: How many parts a rule set's cache holds before it is emptied and starts again.
-_PART_CACHE_LIMIT: Final = 5_000
+_PART_CACHE_LIMIT = 5_000  # not Final, which the compiled build would fix: tests lower it
 
 
 class _Plan:

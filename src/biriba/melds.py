@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
+from typing import Final, Self
 
 from biriba.cards import CARDS, Card, Suit, parse_cards
 from biriba.display import picture
 from biriba.errors import InvalidMeldError
 from biriba.limits import check_text
+from biriba.native import is_compiled
 from biriba.rules import BIRIBA, RuleSet
 
 __all__ = [
@@ -83,6 +84,10 @@ class Meld:
     _addable: tuple[int, ...]
     _points: int
     _bonus: int
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        # A blank meld, for unchecked() in the compiled build (Meld(...) is refused below).
+        return object.__new__(cls)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("build a Meld with Meld.parse(text) or Meld.from_cards(cards)")
@@ -193,10 +198,14 @@ class Meld:
         try:
             return self._points
         except AttributeError:
-            values = self.rules.values
-            found = sum([values[c.index] for c in self.cards])
-            object.__setattr__(self, "_points", found)
-            return found
+            return self._find_points()
+
+    def _find_points(self) -> int:
+        # Apart from points: mypyc (2.4) fails on a comprehension inside its except clause.
+        values = self.rules.values
+        found = sum([values[c.index] for c in self.cards])
+        object.__setattr__(self, "_points", found)
+        return found
 
     @property
     def bonus(self) -> int:
@@ -339,18 +348,20 @@ class Meld:
 #: every meld with one substitute there (fewer objects for the garbage collector).
 ONE_PLACE: Final = tuple((i,) for i in range(16))
 
-#: The setters of a meld's slots, for :meth:`Meld.unchecked`.
-_new: Final = object.__new__
-_set_kind: Final = Meld.__dict__["kind"].__set__
-_set_cards: Final = Meld.__dict__["cards"].__set__
-_set_rules: Final = Meld.__dict__["rules"].__set__
-_set_suit_or_rank: Final = Meld.__dict__["_suit_or_rank"].__set__
-_set_low: Final = Meld.__dict__["_low"].__set__
-_set_subs: Final = Meld.__dict__["_subs"].__set__
-
 
 def _unpickle(text: str, rules: RuleSet) -> Meld:
     return Meld.parse(text, rules)
+
+
+#: The setters of a meld's slots, for :meth:`Meld.unchecked`. A compiled Meld is made
+#: blank by its own ``__new__`` (``object.__new__`` refuses it).
+_new: Final = Meld.__new__ if is_compiled(_unpickle) else object.__new__
+_set_kind: Final = vars(Meld)["kind"].__set__
+_set_cards: Final = vars(Meld)["cards"].__set__
+_set_rules: Final = vars(Meld)["rules"].__set__
+_set_suit_or_rank: Final = vars(Meld)["_suit_or_rank"].__set__
+_set_low: Final = vars(Meld)["_low"].__set__
+_set_subs: Final = vars(Meld)["_subs"].__set__
 
 
 # ---------------------------------------------------------------------- validation
