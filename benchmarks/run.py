@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import biriba
 from biriba import BIRIBA, BURACO, Deal, Meld, Phase, PlayerView, RuleSet, engine, enumeration
 from biriba.encoding import codec_for, observe, observe_sparse
 
@@ -419,6 +420,7 @@ def main(argv: list[str] | None = None) -> int:
     scale = 0.1 if args.quick else 1.0
     results: dict[str, Any] = {
         "python": sys.version.split()[0],
+        "compiled": biriba.compiled,
         "cpu": cpu_name(),
         "platform": platform.platform(),
         "command": " ".join(["python", "benchmarks/run.py", *(argv or sys.argv[1:])]),
@@ -581,7 +583,8 @@ def main(argv: list[str] | None = None) -> int:
         }
     else:
         rows.append(("OpenSpiel gin rummy", "not measured", ""))
-    print(f"biriba benchmark: Python {results['python']} on {results['cpu']}")
+    build = "compiled build" if results["compiled"] else "pure-Python build"
+    print(f"biriba benchmark ({build}): Python {results['python']} on {results['cpu']}")
     width = max(len(r[0]) for r in rows)
     if spiel:
         print(f"  {'':<{width}}  {'figure':>26}  {'per gin game':>22}")

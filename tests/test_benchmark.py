@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import biriba
 from biriba import BIRIBA, BURACO, Deal, RuleSet
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
@@ -33,6 +34,10 @@ def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     assert "random deals / s" in done.stdout
     results = json.loads(out.read_text())
+    # The build that ran, in the header and the results: the one the tests import.
+    assert results["compiled"] is biriba.compiled
+    build = "compiled build" if biriba.compiled else "pure-Python build"
+    assert done.stdout.startswith(f"biriba benchmark ({build})")
     for key in ("random_deals_per_s", "copy_per_s", "score_per_s", "play_undo_per_s"):
         assert results[key] > 0, key
     for size in (12, 20, 30):
