@@ -11,7 +11,7 @@
 3. Their strength against GreedyBot over the same single deals, with 95% (Wilson)
    intervals.
 
-Run ``python benchmarks/bots.py`` (about 15 minutes on 2 busy cores; ``--quick`` for a
+Run ``python benchmarks/bots.py`` (about 20 minutes on 2 busy cores; ``--quick`` for a
 few seconds, ``--no-strength`` for the speed alone).
 """
 
@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     if not args.no_strength:
-        deals = args.deals or (4 if quick else 300)
+        deals = args.deals or (2 if quick else 400)
         workers = 1 if quick and args.workers is None else args.workers
         found = strength(deals, workers, args.seed)
         results["strength"] = found
