@@ -15,6 +15,7 @@ from typing import Final, Self
 from biriba.display import picture
 from biriba.errors import NotationError
 from biriba.limits import check_text, excerpt
+from biriba.native import is_compiled
 
 __all__ = [
     "CARDS",
@@ -275,6 +276,11 @@ def _make_cards() -> tuple[Card, ...]:
 
 
 _INTERNED: Final = _make_cards()
+
+if not is_compiled(_make_cards):
+    # The pure build hashes a card by its identity, in C: quicker than Card.__hash__, which
+    # the compiled build needs (a compiled Card would have no hash).
+    Card.__hash__ = object.__hash__  # type: ignore[method-assign]
 
 #: The joker.
 JOKER: Final = _INTERNED[JOKER_INDEX]
