@@ -2,7 +2,7 @@
 that ``src/biriba/native.py`` lists into C extensions, which the wheel carries beside the
 Python sources. Otherwise, and for an sdist or an editable install, everything is pure
 Python, exactly as pyproject.toml describes it (buildsystem/biriba_build.py is the build
-backend; docs/performance.rst, "The compiled build", tells how to use it).
+backend; docs/compiled.rst tells how to use it).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The package's build backend: setuptools' own, which also builds the compiled wheel when
 the environment asks for it with ``BIRIBA_COMPILE=1`` (``setup.py`` does the compiling;
-``docs/performance.rst``, "The compiled build", tells how to use it).
+``docs/compiled.rst`` tells how to use it).
 
 The pure build needs nothing but setuptools. Only a compiled wheel asks the build front
 end (pip, ``python -m build``) for mypy, whose mypyc compiles the modules, and for the

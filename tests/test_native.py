@@ -1,6 +1,6 @@
-"""The build that runs, pure Python or compiled (src/biriba/native.py; docs/performance.rst,
-"The compiled build"). CI runs the whole suite on both, with ``BIRIBA_EXPECT_COMPILED`` set
-to say which one it installed."""
+"""The build that runs, pure Python or compiled (src/biriba/native.py; docs/compiled.rst).
+CI runs the whole suite on both, with ``BIRIBA_EXPECT_COMPILED`` set to say which one it
+installed."""
 
 from __future__ import annotations
 

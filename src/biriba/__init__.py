@@ -49,7 +49,7 @@ from biriba.scoring import DealScore, TeamScore, score_team
 from biriba.version import __version__
 
 #: Whether this is the compiled build of the library (its hottest modules made into C
-#: extensions by mypyc, ``docs/performance.rst``) rather than its pure-Python sources.
+#: extensions by mypyc, ``docs/compiled.rst``) rather than its pure-Python sources.
 compiled: bool = native.compiled_modules() == native.COMPILED_MODULES
 
 __all__ = [

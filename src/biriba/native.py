@@ -1,6 +1,6 @@
 """Which build of the library runs: its pure-Python sources, or the compiled build whose
-hottest modules mypyc made into C extensions (``docs/performance.rst``, "The compiled
-build"). Both builds behave the same; the compiled one is faster.
+hottest modules mypyc made into C extensions (``docs/compiled.rst``). Both builds behave
+the same; the compiled one is faster.
 
 ``biriba.compiled`` says which build was imported::
 
