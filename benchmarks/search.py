@@ -44,6 +44,7 @@ from typing import Any
 
 from run import GinReference, clock, cpu_name  # benchmarks/run.py, beside this script
 
+import biriba
 from biriba import Deal, Move
 from biriba.position import Position
 
@@ -254,6 +255,7 @@ def print_table(results: dict[str, Any]) -> None:
         f"search benchmark: a tree of {results['nodes']:,} nodes, {results['iterations']:,} "
         f"iterations of {results['plies']} plies, each setting in {results['rounds']} "
         f"processes, Python {results['python']} on {results['cpu']}"
+        f" ({'compiled' if results['compiled'] else 'pure-Python'} build)"
     )
     gin = results.get("open_spiel_gin_rummy_games_per_s")
     head = f"  {'collector':<18} {'iterations/s':>13} {'in gc':>7} {'to disabled':>12}"
@@ -297,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     results = search_benchmark(nodes, rounds, count, args.plies, gin)
     results["python"] = sys.version.split()[0]
     results["cpu"] = cpu_name()
+    results["compiled"] = biriba.compiled
     results["command"] = " ".join(["python", "benchmarks/search.py", *(argv or sys.argv[1:])])
     print_table(results)
     Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
