@@ -92,6 +92,8 @@ def cells(results: dict[str, Any], key: str, kind: str) -> tuple[str, str]:
         return figure, " / ".join(number(v / gin) for v in value) if gin else ""
     if kind == "us":
         return number(value), number(1e6 / value / gin) if gin else ""
+    if key == "random_deals_per_s" and gin:
+        return number(value), number(results["ratio_to_open_spiel"])  # the rounds' median
     return number(value), number(value / gin) if gin else ""
 
 
