@@ -35,9 +35,10 @@ __all__ = [
     "prepare_metadata_for_build_wheel",
 ]
 
-#: What the compiled build needs beyond setuptools: mypyc, and the runtime dependencies
-#: that mypy reads while it checks the modules it compiles.
-COMPILE_REQUIRES = ["mypy>=1.8", "attrs>=23.1"]
+#: What the compiled build needs beyond setuptools: mypyc, in the version the sources are
+#: tested with (each mypyc release compiles some constructs differently), and the runtime
+#: dependencies that mypy reads while it checks the modules it compiles.
+COMPILE_REQUIRES = ["mypy>=2.4,<2.5", "attrs>=23.1"]
 
 
 def compiling() -> bool:
