@@ -223,12 +223,15 @@ def _interned(
 
 
 #: How many melds a rule set's table of melds keeps before it is emptied and starts again:
-#: more than there are melds of at most one substitute in the presets (about 15,000).
+#: a thousand random deals of ``biriba`` meet about 6,000.
 _MELD_TABLE_LIMIT: Final = 100_000
 
 
-#: How many parts a rule set's cache holds before it is emptied and starts again.
-_PART_CACHE_LIMIT = 5_000  # not Final, which the compiled build would fix: tests lower it
+#: How many parts a rule set's cache holds before it is emptied and starts again. A
+#: thousand random deals of ``biriba`` meet about 35,000 (the process grows by about
+#: 24 MB); with 5,000 kept, 200 deals spent 6.5% more instructions. (Not ``Final``, which
+#: the compiled build would fix: tests lower it.)
+_PART_CACHE_LIMIT = 50_000
 
 
 class _Plan:
