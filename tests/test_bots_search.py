@@ -97,8 +97,13 @@ def test_pile_use_and_discard_danger_follow_their_definitions(rules: RuleSet) ->
             for enough in (1, 3):
                 assert (h.pile_use(view, enough) >= enough) == (expected >= enough)
             piles += expected > 0
-        for card in set(view.hand):
-            assert h.discard_danger(card, view) == danger_by_definition(card, view)
+        held = Counter(view.hand)
+        for card in held:
+            danger = danger_by_definition(card, view)
+            assert h.discard_danger(card, view) == danger
+            # The hand given as its cards or as a Counter of them, as in earlier versions.
+            assert h.discard_danger(card, view, view.hand) == danger
+            assert h.discard_danger(card, view, held) == danger
             dangers += 1
     assert piles > 20 and dangers > 1000  # the positions exercised both
 

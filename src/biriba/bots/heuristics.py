@@ -324,8 +324,13 @@ def discard_danger(card: Card, view: Table, hand: Iterable[Card] | None = None) 
     substitute most, then a card the next team's melds take, a card of a rank the hand
     holds twice, a card next to another of its suit, a card the own melds take.
 
-    ``hand`` is the hand the card leaves (``view.hand`` by default)."""
-    return _Dangers(view, _hand_counts(view) if hand is None else counts_of(hand)).of(card)
+    ``hand`` is the hand the card leaves (``view.hand`` by default): its cards, or a
+    ``collections.Counter`` of them."""
+    if hand is None:
+        counts = _hand_counts(view)
+    else:
+        counts = counts_of(hand.elements() if isinstance(hand, Counter) else hand)
+    return _Dangers(view, counts).of(card)
 
 
 def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Move:
