@@ -93,9 +93,9 @@ class MonteCarloBot:
     sample by sample. From the second sample on, a candidate is dropped once the leader's
     mean lead over it exceeds ``prune`` standard errors of those paired differences: it
     is clearly worse, and the samples left go to the candidates still close. The search
-    ends when one candidate is left. ``prune=None`` plays every candidate in every sample
-    (the search of earlier versions, about twice as slow for the same strength: see
-    :doc:`/bots`).
+    ends when one candidate is left. ``horizon=60, prune=None`` is the search of earlier
+    versions: every candidate in every sample, played twice as far, over twice the time
+    for the same strength (see :doc:`/bots`).
     """
 
     def __init__(
@@ -104,9 +104,9 @@ class MonteCarloBot:
         *,
         iterations: int = 10,
         candidates: int = 3,
-        horizon: int = 60,
+        horizon: int = 30,
         time_limit: float | None = None,
-        prune: float | None = 1.0,
+        prune: float | None = 2.0,
     ) -> None:
         _check_count(iterations, "iterations")
         _check_count(candidates, "candidates")
