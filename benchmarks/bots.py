@@ -28,6 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from run import cpu_name  # benchmarks/run.py, beside this script
+
 from biriba import Deal, Move, PlayerView
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot
 from biriba.bots.heuristics import greedy_choice, table_of
@@ -38,17 +40,6 @@ def monte_carlo_before(seed: str) -> MonteCarloBot:
     """The search of earlier versions: every candidate in every sample, playouts of 60
     moves (``horizon=60, prune=None``)."""
     return MonteCarloBot(seed, horizon=60, prune=None)
-
-
-def cpu_name() -> str:
-    """The processor's model name, as the system reports it."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def greedy_positions(deals: int, seed: str = "steps") -> list[Deal]:
