@@ -488,6 +488,26 @@ def test_enumerator_agrees_with_brute_force_under_every_variant(
     assert set(listed) == brute_force_melds_under(hand, rules)
 
 
+def test_B1_2_groups_of_many_decks_are_each_listed_once() -> None:
+    """With nine decks a hand holds up to nine copies of a card (B1.2): every group of
+    5C x a, 5D x b and the joker is listed once, and is the meld its cards make. (The
+    enumerator names each group by its copies per suit: eight copies of 5C and one of 5D
+    once had the name of two 5Ds.)"""
+    rules = BIRIBA.evolve(name="nine-decks", decks=9)
+    hand = parse_cards("5C " * 8 + "5D 5D JK")
+    listed = enumerate_melds(hand, rules)
+    assert len(listed) == len(set(listed))
+    assert all(Meld.from_cards(meld.cards, rules) == meld for meld in listed)
+    expected = set()
+    for a in range(9):
+        for b in range(3):
+            for joker in ((), parse_cards("JK")):
+                cards = parse_cards("5C " * a + "5D " * b) + joker
+                if a + b >= 2 and len(cards) >= rules.min_meld:
+                    expected.add(Meld.from_cards(cards, rules))
+    assert set(listed) == expected
+
+
 def test_B1_2_enumerate_melds_refuses_more_copies_than_the_pack() -> None:
     with pytest.raises(BiribaError, match=r"B1\.2: the hand holds 3 copies of 5H"):
         enumerate_melds(parse_cards("5H 5H 5H 6H"))

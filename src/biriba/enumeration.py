@@ -404,10 +404,14 @@ def _groups_of_rank(
         ]
         for s in range(sub_cap + 1)
     ]
+    # The naturals' copies by suit as the digits of a number in base ``decks + 1`` (a hand
+    # holds at most ``decks`` copies of a card, B1.2), so that no two sets share one.
+    base = rules.decks + 1
+    span = base**4
     natural_sets: list[tuple[tuple[Card, ...], int]] = [((), 0)]
     for s in range(4):
         card = (CARDS[s * 13 + rank - 1],)
-        weight = 8**s
+        weight = base**s
         natural_sets = [
             (acc + card * k, number + k * weight)
             for acc, number in natural_sets
@@ -424,9 +428,9 @@ def _groups_of_rank(
                 continue
             places = _places(nat, size)
             for subs, subs_number in sub_choices[s]:
-                # The rank (4 bits), the naturals' copies by suit (3 bits each), the
-                # substitutes; the lowest bit 0 for a group.
-                key = ((subs_number << 16) | (number << 4) | rank) << 1
+                # The substitutes, the naturals' copies by suit (below ``span``), the
+                # rank (4 bits); the lowest bit 0 for a group.
+                key = (((subs_number * span + number) << 4) | rank) << 1
                 lay = table.get(key)
                 if lay is None:
                     lay = _interned(table, key, group, naturals + subs, rules, rank, 0, places)
