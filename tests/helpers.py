@@ -127,6 +127,18 @@ def position(
     }
 
 
+def played(seed: int, moves: int, rules: RuleSet = BIRIBA, dealer: int | None = None) -> Deal:
+    """A deal of ``rules`` shuffled with ``seed`` after ``moves`` uniformly random moves
+    (fewer if it ends first); the dealer is ``dealer``, else ``seed`` modulo the players."""
+    deal = Deal.new(rules, seed=seed, dealer=seed % rules.players if dealer is None else dealer)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if deal.is_over:
+            break
+        deal.play(rng.choice(deal.legal_moves()))
+    return deal
+
+
 def deal_at(**kwargs: Any) -> Deal:
     """``Deal.from_dict(position(**kwargs))``."""
     return Deal.from_dict(position(**kwargs))

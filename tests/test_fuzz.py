@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from typing import Any
 
 from hypothesis import given, settings
@@ -35,30 +34,25 @@ from biriba import (
 from biriba.bots import RandomBot, play_deal
 from biriba.limits import EXCERPT
 
-from .helpers import examples
+from .helpers import examples, played
 
 #: A run of characters no valid input holds, long enough that a message quoting all of it
 #: would show (the excerpt is at most ``EXCERPT`` characters).
 MARKER = "Zq" * 150
 
 
-def deal_after(seed: int, moves: int, rules: RuleSet = BIRIBA) -> Deal:
-    """A deal of ``rules`` after ``moves`` random moves (fewer if it ends)."""
-    deal = Deal.new(rules, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if deal.is_over:
-            break
-        deal.play(rng.choice(deal.legal_moves()))
-    return deal
-
-
 def finished(seed: int) -> Deal:
     return play_deal(Deal.new(seed=seed), [RandomBot(seed + s) for s in range(4)])
 
 
-DEALS = [deal_after(1, 0), deal_after(2, 1), deal_after(3, 9), deal_after(4, 60), finished(5)]
-DEALS += [deal_after(6, 0, BURACO), deal_after(7, 25, BURACO)]
+DEALS = [
+    played(1, 0, dealer=0),
+    played(2, 1, dealer=0),
+    played(3, 9, dealer=0),
+    played(4, 60, dealer=0),
+    finished(5),
+]
+DEALS += [played(6, 0, BURACO, dealer=0), played(7, 25, BURACO, dealer=0)]
 POSITIONS = [d.to_dict() for d in DEALS]
 MATCH = Match.new(seed=3)
 play_deal(MATCH.deal, [RandomBot(s) for s in range(4)])
@@ -192,7 +186,7 @@ texts = st.one_of(
     st.builds(lambda a, b: a + MARKER + b, st.text(max_size=10), st.text(max_size=10)),
     st.builds(lambda n: "meld " + "7H " * n, st.integers(0, 400)),
 )
-DEAL = deal_after(3, 9)
+DEAL = played(3, 9, dealer=0)
 POSITION_TEXT = json.dumps(DEAL.to_dict())
 
 

@@ -31,7 +31,7 @@ from biriba import (
 )
 from biriba.svg import DEFAULT_COLORS
 from tests.data.regenerate import pictures
-from tests.helpers import deal_at
+from tests.helpers import deal_at, played
 
 GOLDEN = Path(__file__).parent / "data" / "svg"
 NS = "{http://www.w3.org/2000/svg}"
@@ -51,17 +51,6 @@ def drawn_cards(root: ET.Element) -> Counter[str]:
 
 def texts(root: ET.Element) -> list[str]:
     return [t.text or "" for t in root.iter(f"{NS}text")]
-
-
-def played(seed: int, moves: int) -> Deal:
-    """A deal after ``moves`` random moves (fewer if it ends first)."""
-    deal = Deal.new(seed=seed, dealer=seed % 4)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if deal.is_over:
-            break
-        deal.play(rng.choice(deal.legal_moves()))
-    return deal
 
 
 # ---------------------------------------------------------------------- well-formed

@@ -12,17 +12,7 @@ from hypothesis import strategies as st
 
 from biriba import Card, Deal, Phase, PlayerView, parse_cards
 
-from .helpers import deal_at, examples
-
-
-def played(seed: int, plies: int) -> Deal:
-    deal = Deal.new(seed=seed, dealer=seed % 4)
-    rng = random.Random(seed)
-    for _ in range(plies):
-        if deal.is_over:
-            break
-        deal.play(rng.choice(deal.legal_moves()))
-    return deal
+from .helpers import deal_at, examples, played
 
 
 def hidden_only_cards(deal: Deal, seat: int) -> set[Card]:

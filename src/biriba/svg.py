@@ -178,6 +178,11 @@ def _text(
     )
 
 
+def _empty_spot(x: float, y: float, colors: Mapping[str, str]) -> str:
+    """The dashed outline of a card's place left empty (an empty stock or discard pile)."""
+    return _rect(x, y, _CW, _CH, stroke=colors["muted"], radius=5, extra=' stroke-dasharray="4 3"')
+
+
 def _rect(
     x: float,
     y: float,
@@ -849,17 +854,7 @@ class _Drawing:
                 )
             )
         else:
-            parts.append(
-                _rect(
-                    x,
-                    y + _LABEL,
-                    _CW,
-                    _CH,
-                    stroke=colors["muted"],
-                    radius=5,
-                    extra=' stroke-dasharray="4 3"',
-                )
-            )
+            parts.append(_empty_spot(x, y + _LABEL, colors))
         y += _LABEL + _CH + _PAD
         pile = t.pile
         parts.append(_text(x, y + 13, f"discard pile · {len(pile)}", size=12, fill=colors["muted"]))
@@ -870,17 +865,7 @@ class _Drawing:
             top_x = x + (len(shown) - 1) * 14
             self.pile_spot = (top_x, y + _LABEL, _CW, _CH)
         else:
-            parts.append(
-                _rect(
-                    x,
-                    y + _LABEL,
-                    _CW,
-                    _CH,
-                    stroke=colors["muted"],
-                    radius=5,
-                    extra=' stroke-dasharray="4 3"',
-                )
-            )
+            parts.append(_empty_spot(x, y + _LABEL, colors))
         y += _LABEL + _CH + _PAD
         word = t.rules.words[0]
         plural = f"{word}s"
