@@ -562,7 +562,9 @@ def test_B3_12_extension_refusal_agrees_with_extensions(text: str) -> None:
 
 
 @given(hands(max_size=30))
-def test_Z3_4_sequences_with_several_substitutes_are_listed_once_each(hand: tuple[Card, ...]) -> None:
+def test_Z3_4_sequences_with_several_substitutes_are_listed_once_each(
+    hand: tuple[Card, ...],
+) -> None:
     """Under rules allowing several substitutes (Z3.4), the cached enumerator lists the
     sequences with one at most and the general one those with two or more: together
     exactly what the general enumerator alone lists."""
