@@ -9,8 +9,10 @@ look-ahead (``Engine.after_refusal`` on every candidate) accepts.
 
 from __future__ import annotations
 
+import pickle
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +20,7 @@ from biriba import BIRIBA, AddToMeld, Deal, Discard, LayMeld, Move, Phase, RuleS
 from biriba.engine import additions, engine_for
 from biriba.enumeration import melds_from_counts
 
-from .helpers import examples
+from .helpers import examples, played
 
 
 def looked_ahead(deal: Deal) -> set[str]:
@@ -61,3 +63,25 @@ def test_B4_5_shortcut_agrees_with_the_full_look_ahead(seed: int, rules: RuleSet
         take = [m for m in moves if isinstance(m, TakeDiscard)]
         move: Move = take[0] if take and rng.random() < 0.7 else rng.choice(moves)
         deal.play(move)
+
+
+def test_B3_8_the_moves_adding_to_a_meld_are_made_once_while_it_stays_in_place() -> None:
+    """Listing the moves of a position again gives the very same addition moves: they are
+    kept with the meld (:meth:`Meld.move_memo`), which plays no part in its equality,
+    hash or pickling."""
+    engine = engine_for(BIRIBA)
+    for seed in range(100):
+        deal = played(seed, 120)
+        first = [m for m in engine.legal_moves(deal.position) if isinstance(m, AddToMeld)]
+        if first:
+            break
+    else:
+        pytest.fail("no random deal reached an addition")
+    again = [m for m in engine.legal_moves(deal.position) if isinstance(m, AddToMeld)]
+    assert again == first
+    assert all(a is b for a, b in zip(again, first, strict=True))
+    meld = deal.position.melds[deal.position.seat % BIRIBA.teams][first[0].index]
+    assert meld.move_memo()  # filled by the listing
+    copy = pickle.loads(pickle.dumps(meld))
+    assert copy == meld and hash(copy) == hash(meld)
+    assert not copy.move_memo()

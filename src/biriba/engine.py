@@ -317,8 +317,8 @@ class Engine:
         """Whether ``position`` is in the deal's very first turn, before its draw (Z2.2):
         the first player to move, nothing drawn, taken or melded by anybody."""
         return (
-            position.seat == (position.dealer + 1) % self._players
-            and len(position.stock) == self.full_stock
+            len(position.stock) == self.full_stock
+            and position.seat == (position.dealer + 1) % self._players
             and len(position.reserves) == self.rules.reserve_count
             and len(position.pile) == int(self.rules.up_card)
             and not any(position.melds)
@@ -495,12 +495,22 @@ class Engine:
                     after_refusal(situation, size, meld.cards, (*melds, meld)) is None
                 ):
                     moves.append(lay)
-        for i, card, result, choice in additions(counts, melds):
-            if spare > 0 or (
-                after_refusal(situation, size, (card,), (*melds[:i], result, *melds[i + 1 :]))
-                is None
-            ):
-                moves.append(add_unchecked(i, card, result if choice else None))
+        for i, meld in enumerate(melds):  # additions (B3.8 to B3.12)
+            for idx in meld.candidate_indices():
+                if counts[idx]:
+                    adds = addition_moves(meld, i, idx)
+                    if spare > 0:
+                        moves += adds
+                        continue
+                    for add in adds:
+                        result = add.result or meld.extensions_of_index(idx)[0]
+                        if (
+                            after_refusal(
+                                situation, size, (add.card,), (*melds[:i], result, *melds[i + 1 :])
+                            )
+                            is None
+                        ):
+                            moves.append(add)
         if self.hand_discard_refusal(situation, size) is None:
             discards = compress(DISCARDS, counts)
             if pile_card is None:
@@ -1069,12 +1079,33 @@ def additions(counts: Counts, melds: tuple[Meld, ...]) -> Iterator[tuple[int, Ca
     for i, meld in enumerate(melds):
         for idx in meld.candidate_indices():
             if counts[idx]:
-                results = meld.extensions_of_index(idx)
-                if results:
-                    card = CARDS[idx]
-                    choice = len(results) > 1
-                    for result in results:
-                        yield i, card, result, choice
+                for add in addition_moves(meld, i, idx):
+                    yield (
+                        i,
+                        add.card,
+                        add.result or meld.extensions_of_index(idx)[0],
+                        (add.result is not None),
+                    )
+
+
+def addition_moves(meld: Meld, i: int, idx: int) -> tuple[AddToMeld, ...]:
+    """The moves adding the card of index ``idx`` to ``meld``, the team's meld number
+    ``i``, before any check of what follows (B3.8 to B3.12): one per result, in the full
+    form only where the card has a choice of places (B3.12). Made once, then kept in the
+    meld's :meth:`~biriba.Meld.move_memo` under ``i << 6 | idx``: a meld stays on the
+    table, and in the same place, for many positions."""
+    memo = meld.move_memo()
+    key = i << 6 | idx
+    found: tuple[AddToMeld, ...] | None = memo.get(key)
+    if found is None:
+        results = meld.extensions_of_index(idx)
+        card = CARDS[idx]
+        if len(results) == 1:
+            found = (add_unchecked(i, card, None),)
+        else:
+            found = tuple([add_unchecked(i, card, result) for result in results])
+        memo[key] = found
+    return found
 
 
 #: How many rule sets' engines are kept; past that the one built first is dropped.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final, Self
+from typing import Any, Final, Self
 
 from biriba.cards import CARDS, Card, Suit, parse_cards
 from biriba.display import picture
@@ -65,6 +65,7 @@ class Meld:
         "_ext",
         "_hash",
         "_low",
+        "_memo",
         "_points",
         "_subs",
         "_suit_or_rank",
@@ -82,6 +83,7 @@ class Meld:
     _hash: int
     _ext: dict[int, tuple[Meld, ...]]
     _addable: tuple[int, ...]
+    _memo: dict[int, Any]
     _points: int
     _bonus: int
 
@@ -279,7 +281,19 @@ class Meld:
         :meth:`extensions`, so the two never disagree."""
         if not isinstance(card, Card):
             raise TypeError(f"Meld.extension_refusal expects a Card, got {type(card).__name__}")
-        return _extensions(self, card)[1]
+        return _extensions(self, card, explain=True)[1]
+
+    def move_memo(self) -> dict[int, Any]:
+        """A dict, made on first use and kept with the meld, in which a move generator may
+        keep what it has worked out about the meld (the engine keeps there the moves
+        that add each card to it, by its place on the table). The meld never reads it:
+        it plays no part in equality, hashing or pickling."""
+        try:
+            return self._memo
+        except AttributeError:
+            memo: dict[int, Any] = {}
+            object.__setattr__(self, "_memo", memo)
+            return memo
 
     def candidate_indices(self) -> tuple[int, ...]:
         """The :attr:`Card.index` of every card that may extend the meld: a superset of
@@ -547,28 +561,42 @@ def _candidate_indices(meld: Meld) -> list[int]:
 #: room", which says more than "does not fit").
 _SUBSTITUTES, _ROOM, _FIT = 0, 1, 2
 
+#: What :func:`_substitute_limit` gives for a refusal whose reason was not asked for.
+_UNEXPLAINED: Final = ("", "")
 
-def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, str] | None]:
-    """Every meld adding ``card`` to ``meld`` gives, and, when there is none, the rule
-    that refuses it and why: ``(results, None)`` or ``((), (rule id, reason))``."""
+
+def _extensions(
+    meld: Meld, card: Card, explain: bool = False
+) -> tuple[tuple[Meld, ...], tuple[str, str] | None]:
+    """Every meld adding ``card`` to ``meld`` gives, and, when there is none and
+    ``explain`` is true, the rule that refuses it and why: ``(results, None)`` or
+    ``((), (rule id, reason))``. Without ``explain`` a refusal is ``((), None)``: the
+    move generator asks of every card that might fit, and most do not, so the reasons
+    are written only when asked for."""
     rules = meld.rules
     cards = meld.cards
     if cards.count(card) >= rules.copies(card):
-        return (), ("B1.2", f"the pack holds only {rules.copies(card)} of {card}")
+        return (), None if not explain else (
+            "B1.2",
+            f"the pack holds only {rules.copies(card)} of {card}",
+        )
     n_subs = len(meld._subs)
     wild = rules.wild[card.index]
     if meld.kind is MeldKind.WILD:
         if not wild:
-            return (), ("Z3.7", f"only substitutes are added to a meld of substitutes ({meld})")
+            return (), None if not explain else (
+                "Z3.7",
+                f"only substitutes are added to a meld of substitutes ({meld})",
+            )
         new_cards = tuple(sorted((*cards, card), key=_group_key))
         places = tuple(range(len(new_cards)))
         return (Meld.unchecked(MeldKind.WILD, new_cards, rules, 0, 0, places),), None
     if meld.kind is MeldKind.GROUP:
         naturals = cards[: len(cards) - n_subs]
         if wild:
-            refused = _substitute_limit(meld, n_subs + 1, len(naturals))
+            refused = _substitute_limit(meld, n_subs + 1, len(naturals), explain)
             if refused is not None:
-                return (), refused
+                return (), refused if explain else None
             new_subs = tuple(sorted((*cards[len(naturals) :], card), key=_group_key))
             new_cards = naturals + new_subs
             n_nat = len(naturals)
@@ -576,13 +604,19 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
             new_cards = tuple(sorted((*naturals, card), key=_group_key)) + cards[len(naturals) :]
             n_nat = len(naturals) + 1
         else:
-            return (), ("B3.12", f"{card} does not fit {meld}: a group is of one rank (B3.1)")
+            return (), None if not explain else (
+                "B3.12",
+                f"{card} does not fit {meld}: a group is of one rank (B3.1)",
+            )
         places = tuple(range(n_nat, len(new_cards)))
         return (
             Meld.unchecked(MeldKind.GROUP, new_cards, rules, meld._suit_or_rank, 0, places),
         ), None
     if rules.high_ace_closes_meld and meld._low + len(cards) - 1 == 14:
-        return (), ("Z3.3", f"{meld} ends with an ace and is closed to every addition")
+        return (), None if not explain else (
+            "Z3.3",
+            f"{meld} ends with an ace and is closed to every addition",
+        )
     low = meld._low
     suit = meld._suit_or_rank
     # The card at either end, or (B3.9) in place of the substitute whose rank it is, the
@@ -606,6 +640,8 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
                 worst = min(worst, result)
     if found:
         return tuple(found), None
+    if not explain:
+        return (), None
     if worst == _SUBSTITUTES:
         refused = _substitute_limit(meld, n_subs + 1, len(cards) + 1 - n_subs - 1)
         if refused is None:  # pragma: no cover - _grown reported a count over the limit
@@ -626,13 +662,17 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
     return (), ("B3.12", f"{card} does not fit at either end of {meld}")
 
 
-def _substitute_limit(meld: Meld, subs: int, naturals: int) -> tuple[str, str] | None:
+def _substitute_limit(
+    meld: Meld, subs: int, naturals: int, explain: bool = True
+) -> tuple[str, str] | None:
     """Why adding a card may not leave ``meld`` with ``subs`` substitutes beside
     ``naturals`` naturals (:func:`_substitutes_problem`; B3.10 for the one-substitute
-    limit), or ``None`` if it may."""
+    limit), or ``None`` if it may; without ``explain``, the reason left blank."""
     problem = _substitutes_problem(subs, naturals, meld.rules)
     if problem is None:
         return None
+    if not explain:
+        return _UNEXPLAINED
     rule, why = problem
     held = len(meld._subs)
     holds = "no substitute" if not held else "a substitute" if held == 1 else f"{held} substitutes"
