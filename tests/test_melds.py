@@ -386,7 +386,7 @@ def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...
     counts = [0] * 53
     for card in hand:
         counts[card.index] += 1
-    wilds = sorted((i, counts[i]) for i in (1, 14, 27, 40, 52) if counts[i])
+    wilds = tuple(sorted((i, counts[i]) for i in (1, 14, 27, 40, 52) if counts[i]))
     sub_cap = min(1, sum(c for _, c in wilds))
     general: list[Meld] = []
     _enumerate_sequences(tuple(counts), BIRIBA, wilds, sub_cap, general)
@@ -576,7 +576,7 @@ def test_Z3_4_sequences_with_several_substitutes_are_listed_once_each(
         counts[card.index] += 1
     if counts[52] > 2:
         counts[52] = 2  # Buraco's pack has two jokers (Z1.2)
-    wilds = sorted((i, counts[i]) for i in (1, 14, 27, 40, 52) if counts[i])
+    wilds = tuple(sorted((i, counts[i]) for i in (1, 14, 27, 40, 52) if counts[i]))
     sub_cap = sum(c for _, c in wilds)
     general: list[Meld] = []
     rules = attrs.evolve(BURACO, groups=False, wild_melds=False)

@@ -28,6 +28,11 @@ from biriba.rules import BIRIBA, RuleSet
 __all__ = ["enumerate_melds", "melds_from_counts"]
 
 
+#: The substitutes in a hand as ``(card index, count)`` pairs, those it holds only, in
+#: the order of :attr:`RuleSet.wild_indices <biriba.RuleSet.wild_indices>`.
+Pairs = tuple[tuple[int, int], ...]
+
+
 def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld, ...]:
     """Every distinct meld that can be laid from ``hand`` (a multiset of cards), each once.
 
@@ -155,7 +160,7 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
 _WILD_TAG: Final = b"W"
 
 
-def _wild_melds(wilds: list[tuple[int, int]], n_wild: int, rules: RuleSet) -> tuple[Meld, ...]:
+def _wild_melds(wilds: Pairs, n_wild: int, rules: RuleSet) -> tuple[Meld, ...]:
     """Every meld of substitutes only (Z3.7) that the substitutes ``wilds`` (``(index,
     count)`` pairs) can lay: from ``min_meld`` cards to ``max_new_meld`` (Z3.2)."""
     most = n_wild if rules.max_new_meld is None else min(n_wild, rules.max_new_meld)
@@ -245,6 +250,7 @@ class _Plan:
         "lays",
         "wild_first",
         "wild_idx",
+        "wild_pairs",
         "wild_second",
     )
 
@@ -267,11 +273,18 @@ class _Plan:
         #: The melds of the cached enumerators, each laid by one move, under a key naming
         #: the meld (:func:`_interned`): every part that holds a meld holds the same one.
         self.lays: dict[int, LayMeld] = {}
+        #: The substitutes of each ``wild_key`` met, as :meth:`pairs` gives them.
+        self.wild_pairs: dict[bytes, Pairs] = {}
 
-    def pairs(self, wild_key: bytes) -> list[tuple[int, int]]:
+    def pairs(self, wild_key: bytes) -> Pairs:
         """The substitutes in hand as ``(index, count)`` pairs, from their counts in the
-        order of :attr:`wild_idx`."""
-        return [(i, c) for i, c in zip(self.wild_idx, wild_key, strict=True) if c]
+        order of :attr:`wild_idx`: made once for each ``wild_key`` (a few hundred at most)."""
+        found = self.wild_pairs.get(wild_key)
+        if found is None:
+            found = self.wild_pairs[wild_key] = tuple(
+                [(i, c) for i, c in zip(self.wild_idx, wild_key, strict=True) if c]
+            )
+        return found
 
 
 #: The plan of each rule set in use, at most :data:`_PLAN_LIMIT` of them, oldest first.
@@ -386,7 +399,7 @@ def _groups_of_rank(
     rank: int,
     per_suit: tuple[int, ...],
     rules: RuleSet,
-    wilds: list[tuple[int, int]],
+    wilds: Pairs,
     sub_cap: int,
     table: dict[int, LayMeld],
 ) -> tuple[LayMeld, ...]:
@@ -459,16 +472,19 @@ def _places(start: int, stop: int) -> tuple[int, ...]:
     return tuple(range(start, stop))
 
 
-def _sub_multisets(wild_counts: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
-    """Every multiset of ``size`` wild card indices drawn from ``(index, count)`` pairs."""
+@functools.lru_cache(maxsize=1024)
+def _sub_multisets(wild_counts: Pairs, size: int) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of ``size`` wild card indices drawn from ``(index, count)`` pairs.
+    Cached: a hand's substitutes come back hand after hand (a few hundred kinds at most
+    for each size)."""
     out: list[tuple[int, ...]] = []
     _multisets_into(out, wild_counts, 0, size, ())
-    return out
+    return tuple(out)
 
 
 def _multisets_into(
     out: list[tuple[int, ...]],
-    wild_counts: list[tuple[int, int]],
+    wild_counts: Pairs,
     start: int,
     left: int,
     acc: tuple[int, ...],
@@ -493,7 +509,7 @@ def _sequences_of_suit(
     base: int,
     present: bytes,
     rules: RuleSet,
-    wilds: Callable[[], list[tuple[int, int]]],
+    wilds: Callable[[], Pairs],
     sub_cap: int,
     table: dict[int, LayMeld],
 ) -> tuple[LayMeld, ...]:
@@ -608,7 +624,7 @@ _NATURALS_BY_RANK: Final = tuple(
 def _enumerate_sequences(
     counts: tuple[int, ...],
     rules: RuleSet,
-    wilds: list[tuple[int, int]],
+    wilds: Pairs,
     sub_cap: int,
     out: list[Meld],
     min_subs: int = 0,
@@ -680,8 +696,8 @@ def _enumerate_sequences(
                         if twos_natural:
                             two_at = positions.index(two_pos)
                     else:  # the one natural that may also be a substitute
-                        avail = [(i, c - 1 if i == own_two else c) for i, c in wilds]
-                for subs in _sub_assignments(tuple(avail), len(positions)):
+                        avail = tuple([(i, c - 1 if i == own_two else c) for i, c in wilds])
+                for subs in _sub_assignments(avail, len(positions)):
                     if two_at >= 0 and subs[two_at] == own_two:
                         continue  # that two would be natural, the same meld as the natural one
                     cards = list(naturals)
