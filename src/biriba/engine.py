@@ -23,7 +23,7 @@ from itertools import compress
 from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
-from biriba.cards import CARDS, EMPTY_COUNTS, JOKER, Card, Counts, Suit, counts_of, format_cards
+from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
 from biriba.enumeration import meld_parts, melds_from_counts
 from biriba.errors import InvalidMeldError
 from biriba.melds import Meld
@@ -879,11 +879,7 @@ class Engine:
                     hands, sizes, known, reserves, received, seat, team
                 )
         elif isinstance(move, TakeDiscard):
-            hands, sizes = _with(hands, sizes, seat, pile)
-            taken = list(known[seat])
-            for card in pile:
-                taken[card.index] += 1
-            known = replaced(known, seat, tuple(taken))
+            hands, sizes, known = _taken(hands, sizes, known, seat, pile)
             pile_card = self.barred_after_take(pile)
             pile = ()
             passes = 0
@@ -901,8 +897,7 @@ class Engine:
             redraw = None
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
         elif isinstance(move, NameSuit):  # V1: the joker up-card into the hand
-            hands, sizes = _with(hands, sizes, seat, pile)
-            known = replaced(known, seat, _plus_one(known[seat], JOKER.index))
+            hands, sizes, known = _taken(hands, sizes, known, seat, pile)
             pile = ()
             bonus_suit = move.suit
         else:
@@ -975,13 +970,6 @@ class Engine:
         return received and (not self.rules.close_needs_biriba or has_biriba(melds))
 
 
-def _plus_one(counts: Counts, index: int) -> Counts:
-    """``counts`` with one more card of index ``index``."""
-    more = list(counts)
-    more[index] += 1
-    return tuple(more)
-
-
 #: The tuple constructor, called as ``_new_position(Position, fields)`` with the fields
 #: in order: the fastest way to make the new position of every move (and, as
 #: ``_new_situation``, the situations of every look-ahead).
@@ -989,16 +977,26 @@ _new_position: Final = tuple.__new__
 _new_situation: Final = tuple.__new__
 
 
-def _with(
-    hands: tuple[Counts, ...], sizes: tuple[int, ...], seat: int, cards: Iterable[Card]
-) -> tuple[tuple[Counts, ...], tuple[int, ...]]:
-    """``hands`` and ``sizes`` with ``cards`` added to ``seat``'s hand."""
+def _taken(
+    hands: tuple[Counts, ...],
+    sizes: tuple[int, ...],
+    known: tuple[Counts, ...],
+    seat: int,
+    pile: tuple[Card, ...],
+) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Counts, ...]]:
+    """``hands``, ``sizes`` and ``known`` with the discard pile ``pile`` taken into
+    ``seat``'s hand, every card of it known to the table (B4.1; V1, the joker up-card)."""
     counts = list(hands[seat])
-    n = 0
-    for card in cards:
-        counts[card.index] += 1
-        n += 1
-    return replaced(hands, seat, tuple(counts)), replaced(sizes, seat, sizes[seat] + n)
+    seen = list(known[seat])
+    for card in pile:
+        index = card.index
+        counts[index] += 1
+        seen[index] += 1
+    return (
+        replaced(hands, seat, tuple(counts)),
+        replaced(sizes, seat, sizes[seat] + len(pile)),
+        replaced(known, seat, tuple(seen)),
+    )
 
 
 def _without(
