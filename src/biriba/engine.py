@@ -503,7 +503,9 @@ class Engine:
                         moves += adds
                         continue
                     for add in adds:
-                        result = add.result or meld.extensions_of_index(idx)[0]
+                        result = add.result
+                        if result is None:  # the card's one place
+                            result = meld.extensions_of_index(idx)[0]
                         if (
                             after_refusal(
                                 situation, size, (add.card,), (*melds[:i], result, *melds[i + 1 :])
@@ -1078,12 +1080,11 @@ def additions(counts: Counts, melds: tuple[Meld, ...]) -> Iterator[tuple[int, Ca
         for idx in meld.candidate_indices():
             if counts[idx]:
                 for add in addition_moves(meld, i, idx):
-                    yield (
-                        i,
-                        add.card,
-                        add.result or meld.extensions_of_index(idx)[0],
-                        (add.result is not None),
-                    )
+                    result = add.result
+                    if result is not None:
+                        yield i, add.card, result, True
+                    else:  # the card's one place
+                        yield i, add.card, meld.extensions_of_index(idx)[0], False
 
 
 def addition_moves(meld: Meld, i: int, idx: int) -> tuple[AddToMeld, ...]:
