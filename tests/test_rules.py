@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from biriba import BIRIBA, BURACO, BiribaError, RuleSet
+from biriba import BIRIBA, BURACO, BiribaError, Deal, RuleSet
 
 
 def test_presets_by_name() -> None:
@@ -37,3 +37,26 @@ def test_variants_are_checked_when_built() -> None:
     with pytest.raises(TypeError):
         BIRIBA.evolve(name="bad", players="4")
     assert hash(BIRIBA) == hash(BIRIBA.evolve())
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("decks", 17), ("decks", 10**7), ("jokers", 65), ("jokers", 10**9)]
+)
+def test_B1_2_a_pack_has_at_most_16_decks_and_64_jokers(field: str, value: int) -> None:
+    """A rule set read from elsewhere cannot ask for a pack of millions of cards: built,
+    evolved or read as data, it is refused at once, citing B1.2."""
+    data = BIRIBA.evolve(name="big").to_dict()
+    data[field] = value
+    with pytest.raises(BiribaError, match=r"at most \d+, got .*\(B1\.2") as built:
+        RuleSet.from_dict(data)
+    assert built.value.rule == "B1.2"
+    with pytest.raises(BiribaError) as evolved:
+        BIRIBA.evolve(name="big", **{field: value})
+    assert evolved.value.rule == "B1.2"
+
+
+def test_B1_2_the_largest_pack_deals() -> None:
+    largest = BIRIBA.evolve(name="largest", decks=16, jokers=64)
+    assert largest.pack_size == 16 * 52 + 64
+    assert RuleSet.from_dict(largest.to_dict()) == largest
+    assert Deal.new(largest, seed=3).legal_moves()

@@ -9,7 +9,7 @@ default everywhere) and :data:`~biriba.BURACO` (part Z) are looked up by name wi
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 import attrs
@@ -89,6 +89,30 @@ def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> 
         raise BiribaError(f"RuleSet.{attribute.name} must be at least 1, got {excerpt(value)}")
 
 
+#: The most decks a rule set's pack may hold. Real games use two or three (B1.2, V6); the
+#: bound keeps a rule set read from elsewhere (:meth:`RuleSet.from_dict`) from asking for a
+#: pack of millions of cards, and keeps every count of a hand's cards of one rank below
+#: 256, which the meld enumerator's byte arithmetic needs.
+MAX_DECKS: Final = 16
+#: The most jokers a rule set's pack may hold (B1.2: 4; Z1.2: 2; V6: 6).
+MAX_JOKERS: Final = 64
+
+
+def _at_most(bound: int) -> Callable[[object, attrs.Attribute[int], int], None]:
+    """A validator: an int from 0 (or 1) to ``bound``, refused citing B1.2 above it (the
+    size of the pack)."""
+
+    def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+        if value > bound:
+            raise BiribaError(
+                f"RuleSet.{attribute.name} must be at most {bound}, got {excerpt(value)} "
+                f"(B1.2: the pack)",
+                rule="B1.2",
+            )
+
+    return check
+
+
 def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
@@ -116,9 +140,10 @@ class RuleSet:
     #: Number of teams; seat ``s`` plays for team ``s % teams`` (B1.1, Z1.1, V6).
     teams: int = attrs.field(default=2, validator=_positive)
     #: Standard 52-card decks in the pack (B1.2; V6: 3 for six players).
-    decks: int = attrs.field(default=2, validator=_positive)
-    #: Jokers in the pack (B1.2: 4; Z1.2: 2; V6: 6).
-    jokers: int = attrs.field(default=4, validator=_natural)
+    #: At most :data:`MAX_DECKS`.
+    decks: int = attrs.field(default=2, validator=[_positive, _at_most(MAX_DECKS)])
+    #: Jokers in the pack (B1.2: 4; Z1.2: 2; V6: 6), at most :data:`MAX_JOKERS`.
+    jokers: int = attrs.field(default=4, validator=[_natural, _at_most(MAX_JOKERS)])
     #: Whether twos are substitutes (B1.3, Z1.2).
     twos_wild: bool = True
     #: Whether a two is a substitute even at rank 2 of its own suit (V7); off: B3.6.
