@@ -140,9 +140,9 @@ class RuleSet:
     #: Number of teams; seat ``s`` plays for team ``s % teams`` (B1.1, Z1.1, V6).
     teams: int = attrs.field(default=2, validator=_positive)
     #: Standard 52-card decks in the pack (B1.2; V6: 3 for six players).
-    #: At most :data:`MAX_DECKS`.
+    #: At most 16 (``biriba.rules.MAX_DECKS``).
     decks: int = attrs.field(default=2, validator=[_positive, _at_most(MAX_DECKS)])
-    #: Jokers in the pack (B1.2: 4; Z1.2: 2; V6: 6), at most :data:`MAX_JOKERS`.
+    #: Jokers in the pack (B1.2: 4; Z1.2: 2; V6: 6), at most 64 (``biriba.rules.MAX_JOKERS``).
     jokers: int = attrs.field(default=4, validator=[_natural, _at_most(MAX_JOKERS)])
     #: Whether twos are substitutes (B1.3, Z1.2).
     twos_wild: bool = True
