@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from biriba import BIRIBA, BURACO, BiribaError, Deal, RuleSet
@@ -60,3 +62,37 @@ def test_B1_2_the_largest_pack_deals() -> None:
     assert largest.pack_size == 16 * 52 + 64
     assert RuleSet.from_dict(largest.to_dict()) == largest
     assert Deal.new(largest, seed=3).legal_moves()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"keep_after_melding": 13},  # 11 dealt and one drawn: 12 cards
+        {"keep_after_melding": 10**9},
+        {"reserve_size": 0},  # an empty packet and one card drawn cannot keep 2
+        {"reserve_size": 5, "keep_after_melding": 7},
+    ],
+)
+def test_B4_3_a_rule_set_that_could_never_discard_is_refused(changes: dict[str, int]) -> None:
+    """B4.3 with B4.5: a rule set under which a hand could never discard (more cards kept
+    after melding than a turn can begin with) would stop its deals with no legal move; it
+    is refused when built and when read."""
+    with pytest.raises(BiribaError) as built:
+        BIRIBA.evolve(name="stuck", **changes)
+    assert built.value.rule == "B4.3"
+    data = {**BIRIBA.evolve(name="stuck").to_dict(), **changes}
+    with pytest.raises(BiribaError):
+        RuleSet.from_dict(data)
+
+
+def test_B4_3_the_most_cards_kept_still_lets_every_deal_go_on() -> None:
+    """Twelve cards kept (11 dealt and one drawn): every turn can only discard, and random
+    deals run to their end with a legal move at every step."""
+    rules = BIRIBA.evolve(name="keep-12", keep_after_melding=12)
+    for seed in range(3):
+        deal = Deal.new(rules, seed=seed)
+        rng = random.Random(seed)
+        while not deal.is_over:
+            moves = deal.legal_moves()
+            assert moves
+            deal.play(rng.choice(moves))

@@ -32,6 +32,7 @@ from biriba import (
     StockExhausted,
     Suit,
     full_pack,
+    parse_cards,
     records,
 )
 from biriba.bots import GreedyBot, RandomBot, play_deal
@@ -602,3 +603,35 @@ def test_V7_a_biriba_that_takes_a_second_substitute_keeps_the_reserve_received()
     deal.play("add 0 2C -> 2C 3H 4H 5H JK 7H 8H 9H")
     assert not deal.melds(0)[0].is_biriba and deal.reserve_received(0)
     assert Deal.from_dict(deal.to_dict()).to_dict() == deal.to_dict()
+
+
+def test_V3_the_minimum_may_be_reached_with_the_reserve_taken_in_the_turn() -> None:
+    """B5.3 within V3: the hand (60 points) cannot reach 120 alone, but it can lay a
+    biriba, empty into the reserve (110 points) and go on melding from it: its melds are
+    legal, and the whole line plays."""
+    rules = BIRIBA.evolve(name="min-120", entry_minimum=120)
+    data = position(rules=rules, hands={0: "3C 4C 5C 6C 7C 8C 9C 3D 4D 5D"})
+    wanted = parse_cards("KS KH KD QS QH QD JS JH JD TS TH")
+    packet = [Card.parse(c) for c in data["reserves"][0]]
+    # Swap the wanted cards into the first packet, from wherever position() put them.
+    places = [data["stock"], *data["hands"][1:], *data["reserves"][1:]]
+    for card, old in zip(wanted, packet, strict=True):
+        if card == old:
+            continue
+        for place in places:
+            if str(card) in place:
+                place[place.index(str(card))] = str(old)
+                break
+        else:
+            pytest.fail(f"{card} is nowhere to swap from")
+    data["reserves"][0] = [str(c) for c in wanted]
+    deal = Deal.from_dict(data)
+    assert "meld 3C 4C 5C 6C 7C 8C 9C" in texts(deal)
+    for move in ("meld 3C 4C 5C 6C 7C 8C 9C", "meld 3D 4D 5D"):
+        deal.play(move)
+    assert deal.view(0).hand == tuple(sorted(wanted))  # B5.3: the reserve, at once
+    deal.play("meld KS KH KD")
+    assert not deal.is_legal("discard TS")  # 90 so far
+    deal.play("meld QS QH QD")
+    deal.play("discard TS")  # 120 reached
+    assert deal.to_move == 1

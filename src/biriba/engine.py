@@ -199,9 +199,13 @@ _NAME_SUITS: Final[tuple[Move, ...]] = tuple(NameSuit(suit) for suit in Suit)
 #: The discard of each card, by :attr:`Card.index <biriba.Card.index>`: one shared object each.
 DISCARDS: Final = tuple(Discard(c) for c in CARDS)
 
-#: How many look-ahead answers (B4.5) an engine keeps before it empties its cache. Small
-#: on purpose: a large cache of tuples makes Python's garbage collector slow everything.
-_FINISH_CACHE_LIMIT: Final = 4096
+#: How many look-ahead answers (B4.5) an engine keeps before it empties its cache. Play
+#: without an entry minimum keeps a few hundred; one search for a turn that must reach
+#: the minimum (V3) can meet tens of thousands of states, and a cache emptied in the
+#: middle of it makes it start over (4,096 kept: 122 s for the worst call of 20 random
+#: deals under a minimum of 150; 65,536: 24 s). A cache much larger than this makes
+#: Python's garbage collector slow everything.
+_FINISH_CACHE_LIMIT: Final = 32_768
 
 
 class Engine:
@@ -779,12 +783,16 @@ class Engine:
                 return True
             if size == 1 and not barred and self.hand_discard_refusal(situation, 1) is None:
                 return True
-        elif sum([self.rules.values[i] * n for i, n in enumerate(counts)]) < (
-            self.short_of_minimum(situation.melds, True)
-        ):
-            return False  # V3: the whole hand is worth less than what is missing
+        elif self._most_points(situation) < self.short_of_minimum(situation.melds, True):
+            return False  # V3: the whole hand, and the packet it may empty into, is worth less
         cache = self._finish_cache
-        found = cache.get(situation)
+        key = situation
+        if situation.opening and len(situation.melds) > 1:
+            # V3: every meld of the team was laid this turn; what can still be done does
+            # not depend on the order they were laid in, so the search meets each set of
+            # melds once, in one order.
+            key = situation._replace(melds=tuple(sorted(situation.melds, key=hash)))
+        found = cache.get(key)
         if found is None:
             if len(cache) >= _FINISH_CACHE_LIMIT:
                 cache.clear()
@@ -792,8 +800,18 @@ class Engine:
                 self.after_refusal(situation, size, removed, after) is None
                 for removed, after in self._melding_options(situation)
             )
-            cache[situation] = found
+            cache[key] = found
         return found
+
+    def _most_points(self, situation: Situation) -> int:
+        """V3: the most points the team could still lay this turn from ``situation``: the
+        value of every card in hand and, when the hand may still empty into a packet (B5.3),
+        of every card of the packet too."""
+        values = self.rules.values
+        most = sum([values[i] * n for i, n in enumerate(situation.hand) if n])
+        if situation.packet is not None:
+            most += sum([values[card.index] for card in situation.packet])
+        return most
 
     def _melding_options(
         self, situation: Situation

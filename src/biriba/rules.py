@@ -268,6 +268,19 @@ class RuleSet:
                 f"deal {excerpt(needed + int(self.up_card))} (B2.3)",
                 rule="B2.3",
             )
+        # B4.3, B4.5: a hand of ``keep_after_melding`` cards or more must be reachable at
+        # the start of every play phase (the hand dealt, or a packet received, and one card
+        # drawn), else no card could ever be discarded and the deal would stop.
+        smallest = self.hand_size
+        if self.reserve_count:
+            smallest = min(smallest, self.reserve_size)
+        if self.keep_after_melding > smallest + 1:
+            raise BiribaError(
+                f"RuleSet {excerpt(self.name)}: a player who keeps "
+                f"{excerpt(self.keep_after_melding)} cards after melding could never discard "
+                f"from a hand of {smallest} cards and one drawn (B4.3, B4.5)",
+                rule="B4.3",
+            )
         if self.max_substitutes is not None and self.max_substitutes < 0:
             raise BiribaError("RuleSet.max_substitutes must not be negative")
         if self.family == "buraco" and not 2 <= self.players <= 6:
