@@ -777,7 +777,8 @@ class Engine:
         counts = situation.hand
         pile_card = situation.pile_card
         size = sum(counts)
-        if not situation.opening or not self.short_of_minimum(situation.melds, True):
+        opening = situation.opening
+        if not opening or not self.short_of_minimum(situation.melds, True):
             barred = counts[pile_card.index] if pile_card is not None else 0
             if size >= self.fewest_free[barred]:
                 return True
@@ -787,7 +788,7 @@ class Engine:
             return False  # V3: the whole hand, and the packet it may empty into, is worth less
         cache = self._finish_cache
         key = situation
-        if situation.opening and len(situation.melds) > 1:
+        if opening and len(situation.melds) > 1:
             # V3: every meld of the team was laid this turn; what can still be done does
             # not depend on the order they were laid in, so the search meets each set of
             # melds once, in one order.
