@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import compress
+from operator import mul
 from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
@@ -737,6 +738,7 @@ class Engine:
         reached where one applies (V3). ``None`` if it may."""
         counts, _, received, packet, pile_card, opening = situation
         left = size - len(removed)
+        short = self.short_of_minimum(new_melds, opening)  # V3
         if left <= 0:
             if packet is None:
                 refusals = self._refusals
@@ -754,7 +756,7 @@ class Engine:
             >= self.fewest_free[
                 counts[pile_card.index] - removed.count(pile_card) if pile_card is not None else 0
             ]
-            and not (opening and self.short_of_minimum(new_melds, True))
+            and not short
         ) or self.can_finish(
             _new_situation(
                 Situation,
@@ -762,7 +764,7 @@ class Engine:
             )
         ):
             return None
-        if opening and self.short_of_minimum(new_melds, True):
+        if short:
             return Refusal(
                 "V3",
                 f"after this the team's first melds could not reach the entry minimum of "
@@ -778,13 +780,14 @@ class Engine:
         pile_card = situation.pile_card
         size = sum(counts)
         opening = situation.opening
-        if not opening or not self.short_of_minimum(situation.melds, True):
+        short = self.short_of_minimum(situation.melds, opening)  # V3
+        if not short:
             barred = counts[pile_card.index] if pile_card is not None else 0
             if size >= self.fewest_free[barred]:
                 return True
             if size == 1 and not barred and self.hand_discard_refusal(situation, 1) is None:
                 return True
-        elif self._most_points(situation) < self.short_of_minimum(situation.melds, True):
+        elif self._most_points(situation) < short:
             return False  # V3: the whole hand, and the packet it may empty into, is worth less
         cache = self._finish_cache
         key = situation
@@ -809,7 +812,7 @@ class Engine:
         value of every card in hand and, when the hand may still empty into a packet (B5.3),
         of every card of the packet too."""
         values = self.rules.values
-        most = sum([values[i] * n for i, n in enumerate(situation.hand) if n])
+        most: int = sum(map(mul, values, situation.hand))
         if situation.packet is not None:
             most += sum([values[card.index] for card in situation.packet])
         return most
