@@ -281,7 +281,7 @@ class Meld:
         :meth:`extensions`, so the two never disagree."""
         if not isinstance(card, Card):
             raise TypeError(f"Meld.extension_refusal expects a Card, got {type(card).__name__}")
-        return _extensions(self, card, explain=True)[1]
+        return _extensions(self, card)[1]
 
     def move_memo(self) -> dict[int, Any]:
         """A dict, made on first use and kept with the meld, in which a move generator may
@@ -561,42 +561,28 @@ def _candidate_indices(meld: Meld) -> list[int]:
 #: room", which says more than "does not fit").
 _SUBSTITUTES, _ROOM, _FIT = 0, 1, 2
 
-#: What :func:`_substitute_limit` gives for a refusal whose reason was not asked for.
-_UNEXPLAINED: Final = ("", "")
 
-
-def _extensions(
-    meld: Meld, card: Card, explain: bool = False
-) -> tuple[tuple[Meld, ...], tuple[str, str] | None]:
-    """Every meld adding ``card`` to ``meld`` gives, and, when there is none and
-    ``explain`` is true, the rule that refuses it and why: ``(results, None)`` or
-    ``((), (rule id, reason))``. Without ``explain`` a refusal is ``((), None)``: the
-    move generator asks of every card that might fit, and most do not, so the reasons
-    are written only when asked for."""
+def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, str] | None]:
+    """Every meld adding ``card`` to ``meld`` gives, and, when there is none, the rule
+    that refuses it and why: ``(results, None)`` or ``((), (rule id, reason))``."""
     rules = meld.rules
     cards = meld.cards
     if cards.count(card) >= rules.copies(card):
-        return (), None if not explain else (
-            "B1.2",
-            f"the pack holds only {rules.copies(card)} of {card}",
-        )
+        return (), ("B1.2", f"the pack holds only {rules.copies(card)} of {card}")
     n_subs = len(meld._subs)
     wild = rules.wild[card.index]
     if meld.kind is MeldKind.WILD:
         if not wild:
-            return (), None if not explain else (
-                "Z3.7",
-                f"only substitutes are added to a meld of substitutes ({meld})",
-            )
+            return (), ("Z3.7", f"only substitutes are added to a meld of substitutes ({meld})")
         new_cards = tuple(sorted((*cards, card), key=_group_key))
         places = tuple(range(len(new_cards)))
         return (Meld.unchecked(MeldKind.WILD, new_cards, rules, 0, 0, places),), None
     if meld.kind is MeldKind.GROUP:
         naturals = cards[: len(cards) - n_subs]
         if wild:
-            refused = _substitute_limit(meld, n_subs + 1, len(naturals), explain)
+            refused = _substitute_limit(meld, n_subs + 1, len(naturals))
             if refused is not None:
-                return (), refused if explain else None
+                return (), refused
             new_subs = tuple(sorted((*cards[len(naturals) :], card), key=_group_key))
             new_cards = naturals + new_subs
             n_nat = len(naturals)
@@ -604,19 +590,13 @@ def _extensions(
             new_cards = tuple(sorted((*naturals, card), key=_group_key)) + cards[len(naturals) :]
             n_nat = len(naturals) + 1
         else:
-            return (), None if not explain else (
-                "B3.12",
-                f"{card} does not fit {meld}: a group is of one rank (B3.1)",
-            )
+            return (), ("B3.12", f"{card} does not fit {meld}: a group is of one rank (B3.1)")
         places = tuple(range(n_nat, len(new_cards)))
         return (
             Meld.unchecked(MeldKind.GROUP, new_cards, rules, meld._suit_or_rank, 0, places),
         ), None
     if rules.high_ace_closes_meld and meld._low + len(cards) - 1 == 14:
-        return (), None if not explain else (
-            "Z3.3",
-            f"{meld} ends with an ace and is closed to every addition",
-        )
+        return (), ("Z3.3", f"{meld} ends with an ace and is closed to every addition")
     low = meld._low
     suit = meld._suit_or_rank
     # The card at either end, or (B3.9) in place of the substitute whose rank it is, the
@@ -640,8 +620,6 @@ def _extensions(
                 worst = min(worst, result)
     if found:
         return tuple(found), None
-    if not explain:
-        return (), None
     if worst == _SUBSTITUTES:
         refused = _substitute_limit(meld, n_subs + 1, len(cards) + 1 - n_subs - 1)
         if refused is None:  # pragma: no cover - _grown reported a count over the limit
@@ -662,17 +640,13 @@ def _extensions(
     return (), ("B3.12", f"{card} does not fit at either end of {meld}")
 
 
-def _substitute_limit(
-    meld: Meld, subs: int, naturals: int, explain: bool = True
-) -> tuple[str, str] | None:
+def _substitute_limit(meld: Meld, subs: int, naturals: int) -> tuple[str, str] | None:
     """Why adding a card may not leave ``meld`` with ``subs`` substitutes beside
     ``naturals`` naturals (:func:`_substitutes_problem`; B3.10 for the one-substitute
-    limit), or ``None`` if it may; without ``explain``, the reason left blank."""
+    limit), or ``None`` if it may."""
     problem = _substitutes_problem(subs, naturals, meld.rules)
     if problem is None:
         return None
-    if not explain:
-        return _UNEXPLAINED
     rule, why = problem
     held = len(meld._subs)
     holds = "no substitute" if not held else "a substitute" if held == 1 else f"{held} substitutes"
