@@ -5,7 +5,10 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -208,3 +211,17 @@ def candidate_moves(deal: Deal, rng: random.Random, per_meld: int | None = None)
         with contextlib.suppress(InvalidMeldError):
             out.append(LayMeld(Meld.from_cards(chosen, deal.rules)))
     return out
+
+
+def run_script(script: Path, *args: str, timeout: int = 120) -> str:
+    """Run ``python script *args`` and return what it printed; the test fails, showing
+    the script's standard error, if it exits with anything but 0."""
+    done = subprocess.run(
+        [sys.executable, str(script), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

@@ -19,25 +19,20 @@ import pytest
 import biriba
 from biriba import BIRIBA, BURACO, Deal, RuleSet
 
+from .helpers import run_script
+
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 
 
 def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--quick", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "random deals / s" in done.stdout
+    stdout = run_script(SCRIPT, "--quick", "--out", str(out))
+    assert "random deals / s" in stdout
     results = json.loads(out.read_text())
     # The build that ran, in the header and the results: the one the tests import.
     assert results["compiled"] is biriba.compiled
     build = "compiled build" if biriba.compiled else "pure-Python build"
-    assert done.stdout.startswith(f"biriba benchmark ({build})")
+    assert stdout.startswith(f"biriba benchmark ({build})")
     for key in ("random_deals_per_s", "copy_per_s", "score_per_s", "play_undo_per_s"):
         assert results[key] > 0, key
     for size in (12, 20, 30):
@@ -58,7 +53,7 @@ def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) ->
         gin = results["open_spiel_gin_rummy_games_per_s"]
         assert gin > 0
         assert len(results["ratio_to_open_spiel_rounds"]) == results["rounds"]
-        assert "per gin game" in done.stdout
+        assert "per gin game" in stdout
         ratios = results["per_gin_game"]
         assert ratios["random_deals_per_s"] == results["ratio_to_open_spiel"]
         assert ratios["copy_per_s"] == results["copy_per_s"] / gin
@@ -66,15 +61,8 @@ def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) ->
 
 def test_the_reference_can_be_left_out_and_is_refused_when_missing(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--quick", "--no-openspiel", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "OpenSpiel gin rummy" in done.stdout
+    stdout = run_script(SCRIPT, "--quick", "--no-openspiel", "--out", str(out))
+    assert "OpenSpiel gin rummy" in stdout
     assert "open_spiel_gin_rummy_games_per_s" not in json.loads(out.read_text())
     if importlib.util.find_spec("pyspiel") is None:
         done = subprocess.run(
@@ -91,20 +79,13 @@ def test_the_reference_can_be_left_out_and_is_refused_when_missing(tmp_path: Pat
 def test_the_search_benchmark_reports_every_collector_setting(tmp_path: Path) -> None:
     out = tmp_path / "search.json"
     small = ["--quick", "--nodes", "2000", "--iterations", "300", "--no-openspiel"]
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT.parent / "search.py"), *small, "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    stdout = run_script(SCRIPT.parent / "search.py", *small, "--out", str(out))
     results = json.loads(out.read_text())
     settings = results["settings"]
     assert list(settings) == ["default", "threshold", "freeze", "freeze+threshold", "disabled"]
     for name, values in settings.items():
         assert values["iterations_per_s"] > 0, name
-        assert name in done.stdout
+        assert name in stdout
     # The collector is really set: disabled never collects, the default does.
     assert settings["disabled"]["collections"] == [0, 0, 0]
     assert settings["disabled"]["collector_share"] == 0
@@ -114,14 +95,7 @@ def test_the_search_benchmark_reports_every_collector_setting(tmp_path: Path) ->
     page = tmp_path / "page.rst"
     page.write_text(".. search-start\n\nstale table\n\n.. search-end\n")
     table = SCRIPT.parent / "table.py"
-    done = subprocess.run(
-        [sys.executable, str(table), str(out), "--write", str(page)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    run_script(table, str(out), "--write", str(page), timeout=60)
     text = page.read_text()
     assert "stale table" not in text
     assert f"{settings['threshold']['iterations_per_s']:,.0f}" in text
@@ -133,14 +107,8 @@ def test_the_table_of_figures_is_written_into_the_page(tmp_path: Path) -> None:
     page = tmp_path / "page.rst"
     page.write_text("Before\n\n.. figures-start\n\nold table\n\n.. figures-end\n\nAfter\n")
     table = SCRIPT.parent / "table.py"
-    for command in (
-        [str(SCRIPT), "--quick", "--no-openspiel", "--out", str(results)],
-        [str(table), str(results), str(results), "--write", str(page)],
-    ):
-        done = subprocess.run(
-            [sys.executable, *command], capture_output=True, text=True, timeout=120, check=False
-        )
-        assert done.returncode == 0, done.stderr
+    run_script(SCRIPT, "--quick", "--no-openspiel", "--out", str(results))
+    run_script(table, str(results), str(results), "--write", str(page))
     text = page.read_text()
     assert "old table" not in text
     assert text.startswith("Before\n\n.. figures-start\n")

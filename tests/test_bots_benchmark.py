@@ -4,24 +4,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from .helpers import run_script
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bots.py"
 
 
 def test_the_bots_benchmark_runs_quickly_and_reports_every_figure(tmp_path: Path) -> None:
     out = tmp_path / "bots.json"
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--quick", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "greedy / random" in done.stdout and "95% interval" in done.stdout
+    stdout = run_script(SCRIPT, "--quick", "--out", str(out), timeout=300)
+    assert "greedy / random" in stdout and "95% interval" in stdout
     results = json.loads(out.read_text())
     steps = results["steps"]
     for key in ("random_us", "greedy_us", "random_rollout_us", "greedy_rollout_us"):
