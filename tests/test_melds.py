@@ -584,3 +584,66 @@ def test_Z3_4_sequences_with_several_substitutes_are_listed_once_each(
     listed = melds_from_counts(tuple(counts), rules)
     assert len(listed) == len(set(listed))
     assert set(listed) == set(general)
+
+
+def test_Z3_4_a_sequence_with_as_many_substitutes_as_naturals_takes_no_other_substitute() -> None:
+    # JK 4H 2C 6H: two substitutes beside two naturals, the most Z3.4 allows for five
+    # cards. A further substitute would outnumber the naturals; the suit's own two still
+    # fits below as a natural (rank 2), and a natural may take a substitute's place (B3.9).
+    meld = Meld.parse("JK 4H 2C 6H", BURACO)
+    listed = set(meld.candidate_indices())
+    for text in ("JK", "2C", "2D", "2S"):
+        card = C(text)
+        assert card.index not in listed
+        assert meld.extensions(card) == ()
+        assert meld.extension_refusal(card) is not None
+    assert {str(m) for m in meld.extensions(C("2H"))} == {"2H JK 4H 2C 6H"}
+    assert {str(m) for m in meld.extensions(C("5H"))} == {"2C JK 4H 5H 6H", "JK 4H 5H 6H 2C"}
+    assert {C("2H").index, C("5H").index, C("7H").index} <= listed
+
+
+def test_Z3_3_a_sequence_closed_by_a_high_ace_lists_no_card_to_add() -> None:
+    meld = Meld.parse("QS KS AS", BURACO)
+    assert meld.candidate_indices() == ()
+    assert all(meld.extensions_of_index(i) == () for i in range(53))
+    assert meld.extension_refusal(C("JS")) == (
+        "Z3.3",
+        "QS KS AS ends with an ace and is closed to every addition",
+    )
+
+
+_CANDIDATE_RULES = (
+    *(RuleSet.named(name) for name in RuleSet.preset_names()),
+    BIRIBA.evolve(max_substitutes=None),
+    BIRIBA.evolve(max_substitutes=2, twos_always_wild=True),
+    BURACO.evolve(ace_low=False, twos_always_wild=True),
+    BIRIBA.evolve(high_ace_closes_meld=True, max_substitutes=3),
+)
+
+
+@settings(max_examples=150)
+@given(
+    st.sampled_from(_CANDIDATE_RULES),
+    hands(max_size=10),
+    st.lists(st.integers(0, 10_000), max_size=4),
+)
+def test_B3_8_candidate_indices_hold_every_card_that_extends_a_meld(
+    rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
+) -> None:
+    # A meld of the hand, grown by a few of its extensions (to reach the substitute
+    # limits): every card with an extension is among its candidates, a superset that
+    # the move generator relies on (B3.8 to B3.12, Z3.3, Z3.4, V7).
+    jokers = [c for c in hand if c.is_joker][: rules.jokers]
+    hand = tuple(c for c in hand if not c.is_joker) + tuple(jokers)
+    options = enumerate_melds(hand, rules)
+    assume(options)
+    meld = options[picks[0] % len(options)] if picks else options[0]
+    for pick in picks[1:]:
+        grown = [m for i in range(53) for m in meld.extensions_of_index(i)]
+        if not grown:
+            break
+        meld = grown[pick % len(grown)]
+    listed = set(meld.candidate_indices())
+    for index in range(53):
+        if meld.extensions_of_index(index):
+            assert index in listed, (str(meld), str(Card.from_index(index)))

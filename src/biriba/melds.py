@@ -539,18 +539,29 @@ def _candidate_indices(meld: Meld) -> list[int]:
     """A superset of the cards that can extend ``meld``: its naturals' neighbours, the
     naturals its substitutes stand for, and the substitutes."""
     rules = meld.rules
-    wild = list(rules.wild_indices)
-    limit = rules.max_substitutes
-    if limit is not None and len(meld._subs) >= limit:
-        wild = []  # B3.10: no further substitute (a two may still come as a natural)
     if meld.kind is MeldKind.WILD:
         return list(rules.wild_indices)  # Z3.7: only substitutes
+    n = len(meld.cards)
+    subs = len(meld._subs)
+    wild = list(rules.wild_indices)
     if meld.kind is MeldKind.GROUP:
+        # A substitute only while the group may hold one more (B3.3, B3.10, Z3.4, V7).
+        if _substitutes_problem(subs + 1, n - subs, rules) is not None:
+            wild = []
         rank = meld._suit_or_rank
         return sorted({s * 13 + rank - 1 for s in range(4)} | set(wild))
-    suit = meld._suit_or_rank
     low = meld._low
-    high = low + len(meld.cards) - 1
+    high = low + n - 1
+    if rules.high_ace_closes_meld and high == 14:
+        return []  # Z3.3: closed to every addition
+    limit = rules.max_substitutes
+    # A substitute added to a sequence stays one (its own suit's two, natural at rank 2,
+    # is among the naturals below when rank 2 is an end or a substitute's place), so
+    # none fits once the meld may hold no more (B3.3, B3.10, Z3.4, V7: never more than
+    # the naturals, nor past the rule set's limit).
+    if (limit is not None and subs >= limit) or 2 * (subs + 1) > n + 1:
+        wild = []
+    suit = meld._suit_or_rank
     ranks = {low - 1, high + 1} | {low + p for p in meld._subs}
     naturals = {natural_index(suit, r) for r in ranks if 1 <= r <= 14}
     return sorted(naturals | set(wild))
