@@ -17,6 +17,7 @@ to high, so the place of a substitute is the place it is written in::
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final, Self
 
@@ -302,7 +303,7 @@ class Meld:
         try:
             return self._addable
         except AttributeError:
-            found = tuple(_candidate_indices(self))
+            found = _candidate_indices(self)
             object.__setattr__(self, "_addable", found)
             return found
 
@@ -535,25 +536,32 @@ def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleS
 
 
 # ---------------------------------------------------------------------- extension
-def _candidate_indices(meld: Meld) -> list[int]:
+def _candidate_indices(meld: Meld) -> tuple[int, ...]:
     """A superset of the cards that can extend ``meld``: its naturals' neighbours, the
-    naturals its substitutes stand for, and the substitutes."""
-    rules = meld.rules
-    if meld.kind is MeldKind.WILD:
-        return list(rules.wild_indices)  # Z3.7: only substitutes
-    n = len(meld.cards)
-    subs = len(meld._subs)
+    naturals its substitutes stand for, and the substitutes (:func:`_candidates`)."""
+    return _candidates(
+        meld.rules, meld.kind, meld._suit_or_rank, meld._low, len(meld.cards), meld._subs
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _candidates(
+    rules: RuleSet, kind: MeldKind, suit_or_rank: int, low: int, n: int, places: tuple[int, ...]
+) -> tuple[int, ...]:
+    """:func:`_candidate_indices` of a meld of ``kind`` and ``n`` cards, its substitutes
+    at ``places``: they depend on nothing else, so melds of the same shape share them."""
+    if kind is MeldKind.WILD:
+        return rules.wild_indices  # Z3.7: only substitutes
+    subs = len(places)
     wild = list(rules.wild_indices)
-    if meld.kind is MeldKind.GROUP:
+    if kind is MeldKind.GROUP:
         # A substitute only while the group may hold one more (B3.3, B3.10, Z3.4, V7).
         if _substitutes_problem(subs + 1, n - subs, rules) is not None:
             wild = []
-        rank = meld._suit_or_rank
-        return sorted({s * 13 + rank - 1 for s in range(4)} | set(wild))
-    low = meld._low
+        return tuple(sorted({s * 13 + suit_or_rank - 1 for s in range(4)} | set(wild)))
     high = low + n - 1
     if rules.high_ace_closes_meld and high == 14:
-        return []  # Z3.3: closed to every addition
+        return ()  # Z3.3: closed to every addition
     limit = rules.max_substitutes
     # A substitute added to a sequence stays one (its own suit's two, natural at rank 2,
     # is among the naturals below when rank 2 is an end or a substitute's place), so
@@ -561,10 +569,9 @@ def _candidate_indices(meld: Meld) -> list[int]:
     # the naturals, nor past the rule set's limit).
     if (limit is not None and subs >= limit) or 2 * (subs + 1) > n + 1:
         wild = []
-    suit = meld._suit_or_rank
-    ranks = {low - 1, high + 1} | {low + p for p in meld._subs}
-    naturals = {natural_index(suit, r) for r in ranks if 1 <= r <= 14}
-    return sorted(naturals | set(wild))
+    ranks = {low - 1, high + 1} | {low + p for p in places}
+    naturals = {natural_index(suit_or_rank, r) for r in ranks if 1 <= r <= 14}
+    return tuple(sorted(naturals | set(wild)))
 
 
 #: Why an addition fails, worst first: the reason :meth:`Meld.extension_refusal` gives
