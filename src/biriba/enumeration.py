@@ -637,10 +637,13 @@ def _enumerate_sequences(
 
     Suit by suit, then by lowest rank and by highest, the sequences of each run of ranks
     (a *window*): its missing ranks are substituted, and as many of its present ones as
-    the substitutes allow. It is not cached: such hands are few in play, and caching its
-    sequences by suit as :func:`_sequences_of_suit` does made no measurable difference
-    (191 against 196 random deals per second with no limit on substitutes, medians of 16
-    alternating runs).
+    the substitutes allow. Which windows can hold such a sequence, and where their
+    substitutes go, depend only on the suit's ranks in hand and the limits, and are
+    worked out once for each (:func:`_suit_windows`). The sequences themselves are not
+    cached: such hands are few in play, and caching them by suit as
+    :func:`_sequences_of_suit` does made no measurable difference (191 against 196
+    random deals per second with no limit on substitutes, medians of 16 alternating
+    runs).
     """
     max_new = rules.max_new_meld
     max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
@@ -648,12 +651,9 @@ def _enumerate_sequences(
     # (B3.3, Z3.4): at least 2 * min_subs cards.
     if sub_cap < min_subs:
         return
-    windows = _windows(
-        1 if rules.ace_low else 2,
-        14 if rules.ace_high else 13,
-        max(rules.min_meld, 2 * min_subs),
-        max_len,
-    )
+    lowest = 1 if rules.ace_low else 2
+    highest = 14 if rules.ace_high else 13
+    shortest = max(rules.min_meld, 2 * min_subs)
     twos_natural = not rules.twos_always_wild
     make = Meld.unchecked
     seq = MeldKind.SEQUENCE
@@ -674,18 +674,14 @@ def _enumerate_sequences(
             continue  # a sequence holds at least two naturals (B3.3, Z3.4)
         own_two = base + 1
         naturals_of_suit = _NATURALS_BY_RANK[suit]
-        absent = ~have
-        for low, high, mask, half in windows:
-            missing = mask & absent
-            # Never more substitutes than naturals (B3.3, Z3.4).
-            limit = half if half < sub_cap else sub_cap
-            if missing.bit_count() > limit:
-                continue
+        for low, high, choices in _suit_windows(
+            have, sub_cap, min_subs, lowest, highest, shortest, max_len
+        ):
             naturals = naturals_of_suit[low : high + 1]
             # A two at rank 2 of its own suit stands natural there unless it is always a
             # substitute (B3.6, V7), and then uses a copy of that two.
             two_pos = 2 - low if low <= 2 <= high else -1
-            for positions in _substituted_places(high - low + 1, missing >> low, limit, min_subs):
+            for positions in choices:
                 if not positions:
                     out.append(make(seq, naturals, rules, suit, low, ()))
                     continue
@@ -708,6 +704,29 @@ def _enumerate_sequences(
 
 #: The bits of ranks 1 to 13 in a suit's ``have`` mask (:func:`_enumerate_sequences`).
 _RANKS_1_TO_13: Final = 0x3FFE
+
+
+@functools.lru_cache(maxsize=8192)
+def _suit_windows(
+    have: int, sub_cap: int, min_subs: int, lowest: int, highest: int, shortest: int, longest: int
+) -> tuple[tuple[int, int, tuple[tuple[int, ...], ...]], ...]:
+    """The runs of ranks (:func:`_windows`) a suit whose naturals in hand are the bits of
+    ``have`` can make sequences of with ``min_subs`` to ``sub_cap`` substitutes, each as
+    ``(low, high, the places its substitutes may take)`` (:func:`_substituted_places`),
+    those with none left out. Worked out once for each ``have`` and limits: it depends on
+    nothing else of the hand (a few thousand suits met, 8,192 kept)."""
+    absent = ~have
+    out = []
+    for low, high, mask, half in _windows(lowest, highest, shortest, longest):
+        missing = mask & absent
+        # Never more substitutes than naturals (B3.3, Z3.4).
+        limit = half if half < sub_cap else sub_cap
+        if missing.bit_count() > limit:
+            continue
+        choices = _substituted_places(high - low + 1, missing >> low, limit, min_subs)
+        if choices:
+            out.append((low, high, choices))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=64)
