@@ -57,6 +57,25 @@ def test_B1_2_a_pack_has_at_most_16_decks_and_64_jokers(field: str, value: int) 
     assert evolved.value.rule == "B1.2"
 
 
+@pytest.mark.parametrize("value", [65, 10**9])
+def test_B4_4_passes_in_a_row_are_bounded(value: int) -> None:
+    """A rule set read from elsewhere cannot let a deal whose stock is gone go round
+    almost for ever: more than 64 passes in a row is refused, citing B4.4."""
+    data = BIRIBA.evolve(name="patient").to_dict()
+    data["pass_limit"] = value
+    with pytest.raises(BiribaError, match=r"pass_limit must be at most 64, got .*\(B4\.4") as read:
+        RuleSet.from_dict(data)
+    assert read.value.rule == "B4.4"
+    with pytest.raises(BiribaError) as evolved:
+        BIRIBA.evolve(pass_limit=value)
+    assert evolved.value.rule == "B4.4"
+    data["pass_limit"] = 10**12  # past any number a rule set holds
+    with pytest.raises(BiribaError, match=r"pass_limit must be a whole number, at most 1000000000"):
+        RuleSet.from_dict(data)
+    patient = BIRIBA.evolve(name="patient", pass_limit=64)
+    assert RuleSet.from_dict(patient.to_dict()) == patient
+
+
 def test_B1_2_the_largest_pack_deals() -> None:
     largest = BIRIBA.evolve(name="largest", decks=16, jokers=64)
     assert largest.pack_size == 16 * 52 + 64
@@ -96,3 +115,15 @@ def test_B4_3_the_most_cards_kept_still_lets_every_deal_go_on() -> None:
             moves = deal.legal_moves()
             assert moves
             deal.play(rng.choice(moves))
+
+
+def test_B8_1_a_hands_value_is_the_sum_of_its_cards_values() -> None:
+    from biriba import parse_cards
+    from biriba.cards import counts_of
+
+    hand = counts_of(parse_cards("JK AS 2H 8C 3D 3D"))
+    assert BIRIBA.counts_value(hand) == 20 + 15 + 10 + 10 + 5 + 5  # B8.1
+    assert BURACO.counts_value(hand) == 20 + 15 + 10 + 10 + 5 + 5  # Z1.3
+    cheap = BIRIBA.evolve(joker_value=50, card_values=(0, 1, *(2,) * 12))
+    assert cheap.counts_value(hand) == 50 + 1 + 2 + 2 + 2 + 2
+    assert BIRIBA.counts_value(counts_of(())) == 0

@@ -37,7 +37,6 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from operator import mul
 from typing import Any, Final, Self
 
 import attrs
@@ -504,7 +503,6 @@ class Deal:
         """
         rules = self.rules
         position = self._position
-        values = rules.values
         hands = position.hands
         closed_by = position.closed_by
         teams = []
@@ -514,7 +512,7 @@ class Deal:
             left = 0
             for seat in range(team, rules.players, rules.teams):
                 if seat != unactivated:  # B8.7: the packet's cards give way to the penalty
-                    left += sum(map(mul, hands[seat], values))
+                    left += rules.counts_value(hands[seat])
             closed = closed_by is not None and closed_by % rules.teams == team
             teams.append(
                 team_score(

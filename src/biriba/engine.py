@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import compress
-from operator import mul
 from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
@@ -811,10 +810,10 @@ class Engine:
         """V3: the most points the team could still lay this turn from ``situation``: the
         value of every card in hand and, when the hand may still empty into a packet (B5.3),
         of every card of the packet too."""
-        values = self.rules.values
-        most: int = sum(map(mul, values, situation.hand))
+        rules = self.rules
+        most = rules.counts_value(situation.hand)
         if situation.packet is not None:
-            most += sum([values[card.index] for card in situation.packet])
+            most += sum([rules.values[card.index] for card in situation.packet])
         return most
 
     def _melding_options(

@@ -10,11 +10,20 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
+from operator import mul
 from typing import Final
 
 import attrs
 
-from biriba.cards import CARDS, DEFAULT_CARD_VALUES, DEFAULT_JOKER_VALUE, JOKER, JOKER_INDEX, Card
+from biriba.cards import (
+    CARDS,
+    DEFAULT_CARD_VALUES,
+    DEFAULT_JOKER_VALUE,
+    JOKER,
+    JOKER_INDEX,
+    Card,
+    Counts,
+)
 from biriba.errors import BiribaError
 from biriba.limits import excerpt
 
@@ -96,18 +105,24 @@ def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> 
 MAX_DECKS: Final = 16
 #: The most jokers a rule set's pack may hold (B1.2: 4; Z1.2: 2; V6: 6).
 MAX_JOKERS: Final = 64
+#: The most passes in a row a rule set may let a deal run to before it ends (B4.4: four;
+#: the presets: the number of players, six at most). The bound keeps a rule set read
+#: from elsewhere from letting a deal whose stock is gone go round almost for ever.
+MAX_PASS_LIMIT: Final = 64
 
 
-def _at_most(bound: int) -> Callable[[object, attrs.Attribute[int], int], None]:
-    """A validator: an int from 0 (or 1) to ``bound``, refused citing B1.2 above it (the
-    size of the pack)."""
+def _at_most(
+    bound: int, rule: str = "B1.2", what: str = "the pack"
+) -> Callable[[object, attrs.Attribute[int], int], None]:
+    """A validator: an int from 0 (or 1) to ``bound``, refused above it citing ``rule``
+    (by default B1.2, the size of the pack)."""
 
     def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
         if value > bound:
             raise BiribaError(
                 f"RuleSet.{attribute.name} must be at most {bound}, got {excerpt(value)} "
-                f"(B1.2: the pack)",
-                rule="B1.2",
+                f"({rule}: {what})",
+                rule=rule,
             )
 
     return check
@@ -195,8 +210,10 @@ class RuleSet:
     stock_exhausted: StockExhausted = StockExhausted.TAKE_OR_PASS
     #: The deal ends when the stock holds this many cards or fewer at a turn's start (V7).
     stock_end_remaining: int = attrs.field(default=0, validator=_natural)
-    #: Passes in a row that end the deal (B4.4).
-    pass_limit: int = attrs.field(default=4, validator=_positive)
+    #: Passes in a row that end the deal (B4.4), at most 64 (``biriba.rules.MAX_PASS_LIMIT``).
+    pass_limit: int = attrs.field(
+        default=4, validator=[_positive, _at_most(MAX_PASS_LIMIT, "B4.4", "passes in a row")]
+    )
     #: Points a team's first melds of a deal must reach, 0 for none (B1.4; V3).
     entry_minimum: int = attrs.field(default=0, validator=_natural)
     # --- reserve and closing (B5, B6, Z4) ---
@@ -306,6 +323,13 @@ class RuleSet:
     def card_value(self, card: Card) -> int:
         """What ``card`` is worth in melds and in hands (B8.1, Z1.3; :attr:`card_values`)."""
         return self.values[card.index]
+
+    def counts_value(self, counts: Counts) -> int:
+        """What the cards counted by ``counts`` (53 counts, by :attr:`Card.index
+        <biriba.Card.index>`) are worth (B8.1, Z1.3): the cards left in a hand, which
+        B8.4 takes off, and (V3) the most a hand can still lay. The one sum of a hand's
+        values, for the score and the look-ahead alike."""
+        return sum(map(mul, counts, self.values))
 
     def is_wild(self, card: Card) -> bool:
         """Whether ``card`` is a substitute by nature (B1.3, Z1.2): a joker, or a two when
@@ -583,12 +607,12 @@ def _from_data(key: str, kind: str, value: object) -> object:
 
 _EXPECTED: Final = {
     "bool": "true or false",
-    "int": "a whole number",
+    "int": f"a whole number, at most {_MAX_NUMBER} either way",
     "str": "a short text",
     "PileRestriction": " or ".join(repr(m.value) for m in PileRestriction),
     "StockExhausted": " or ".join(repr(m.value) for m in StockExhausted),
-    "tuple[int, int]": "a list of two whole numbers",
-    "tuple[int, ...]": "a list of whole numbers",
+    "tuple[int, int]": f"a list of two whole numbers, each at most {_MAX_NUMBER} either way",
+    "tuple[int, ...]": f"a list of whole numbers, each at most {_MAX_NUMBER} either way",
 }
 
 
