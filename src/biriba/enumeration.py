@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from biriba.cards import CARDS, Card
 from biriba.errors import BiribaError
-from biriba.melds import ONE_PLACE, Meld, MeldKind
+from biriba.melds import ONE_PLACE, Meld, MeldKind, group_places
 from biriba.moves import LayMeld, lay_unchecked
 from biriba.rules import BIRIBA, RuleSet
 
@@ -166,7 +166,7 @@ def _wild_melds(wilds: Pairs, n_wild: int, rules: RuleSet) -> tuple[Meld, ...]:
     most = n_wild if rules.max_new_meld is None else min(n_wild, rules.max_new_meld)
     out = []
     for size in range(rules.min_meld, most + 1):
-        places = _places(0, size)
+        places = group_places(0, size)
         for subs in _sub_multisets(wilds, size):
             cards = tuple(CARDS[i] for i in subs)
             out.append(Meld.unchecked(MeldKind.WILD, cards, rules, 0, 0, places))
@@ -439,7 +439,7 @@ def _groups_of_rank(
             size = nat + s
             if size < min_len or (max_new is not None and size > max_new):
                 continue
-            places = _places(nat, size)
+            places = group_places(nat, size)
             for subs, subs_number in sub_choices[s]:
                 # The substitutes, the naturals' copies by suit (below ``span``), the
                 # rank (4 bits); the lowest bit 0 for a group.
@@ -458,18 +458,6 @@ def _multiset_number(indices: tuple[int, ...]) -> int:
     for i in indices:
         number = number * 64 + i + 1
     return number
-
-
-@functools.lru_cache(maxsize=256)
-def _places(start: int, stop: int) -> tuple[int, ...]:
-    """``tuple(range(start, stop))``, one object for each: the substitutes' places of a
-    group, shared by every group of that shape.
-
-    ``start`` is the number of naturals of a group and ``stop`` its size, neither more than
-    the cards of one rank and the substitutes in a hand: a few dozen pairs in the presets,
-    256 kept at most.
-    """
-    return tuple(range(start, stop))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final, Self
 
@@ -461,9 +462,11 @@ def _validate_group(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSet) 
     )
 
 
-def _group_key(card: Card) -> int:
-    # Naturals by suit order C D H S; among substitutes the twos by suit, then the joker.
-    return card.index
+#: The order of a group's cards, naturals and substitutes alike: by
+#: :attr:`Card.index <biriba.Card.index>` (naturals by suit, C D H S; among substitutes the
+#: twos by suit, then the joker). An attribute getter, which sorts without a Python call
+#: per card.
+_group_key: Final = operator.attrgetter("index")
 
 
 def _validate_sequence(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSet) -> Meld:
@@ -574,6 +577,28 @@ def _candidates(
     return tuple(sorted(naturals | set(wild)))
 
 
+@functools.lru_cache(maxsize=256)
+def group_places(start: int, stop: int) -> tuple[int, ...]:
+    """``tuple(range(start, stop))``, one object for each: the substitutes' places of a
+    group (or of a meld of substitutes only, from 0), shared by every meld of that shape.
+
+    ``start`` is the number of naturals of a group and ``stop`` its size: a few dozen
+    pairs in the presets, 256 kept at most.
+    """
+    return tuple(range(start, stop))
+
+
+#: The ends a card may go to, ``at_low`` first (:func:`_grown`): both, and for a natural
+#: card those whose rank it has, by (fits the low end, fits the high end).
+_BOTH_ENDS: Final = (True, False)
+_ENDS: Final[dict[tuple[bool, bool], tuple[bool, ...]]] = {
+    (True, True): _BOTH_ENDS,
+    (True, False): (True,),
+    (False, True): (False,),
+    (False, False): (),
+}
+
+
 #: Why an addition fails, worst first: the reason :meth:`Meld.extension_refusal` gives
 #: when every place the card could go fails (a substitute count says more than "no
 #: room", which says more than "does not fit").
@@ -585,7 +610,8 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
     that refuses it and why: ``(results, None)`` or ``((), (rule id, reason))``."""
     rules = meld.rules
     cards = meld.cards
-    if cards.count(card) >= rules.copies(card):
+    same = cards.count(card)
+    if same and same >= rules.copies(card):
         return (), ("B1.2", f"the pack holds only {rules.copies(card)} of {card}")
     n_subs = len(meld._subs)
     wild = rules.wild[card.index]
@@ -593,7 +619,7 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
         if not wild:
             return (), ("Z3.7", f"only substitutes are added to a meld of substitutes ({meld})")
         new_cards = tuple(sorted((*cards, card), key=_group_key))
-        places = tuple(range(len(new_cards)))
+        places = group_places(0, len(new_cards))
         return (Meld.unchecked(MeldKind.WILD, new_cards, rules, 0, 0, places),), None
     if meld.kind is MeldKind.GROUP:
         naturals = cards[: len(cards) - n_subs]
@@ -609,7 +635,7 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
             n_nat = len(naturals) + 1
         else:
             return (), ("B3.12", f"{card} does not fit {meld}: a group is of one rank (B3.1)")
-        places = tuple(range(n_nat, len(new_cards)))
+        places = group_places(n_nat, len(new_cards))
         return (
             Meld.unchecked(MeldKind.GROUP, new_cards, rules, meld._suit_or_rank, 0, places),
         ), None
@@ -626,10 +652,19 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
             card, rank, suit, rules
         ):
             places_to_try.append(pos)
+    # A natural card goes only to an end whose rank it has: the other end is no fit
+    # (_grown would say _FIT, which changes no reason given below).
+    ends: tuple[bool, ...] = _BOTH_ENDS
+    if not wild:
+        end_low = low - 1
+        end_high = low + len(cards)
+        fits_low = end_low >= 1 and card.index == natural_index(suit, end_low)
+        fits_high = end_high <= 14 and card.index == natural_index(suit, end_high)
+        ends = _ENDS[fits_low, fits_high]
     found: list[Meld] = []
     worst = _FIT
     for replace in places_to_try:
-        for at_low in (True, False):
+        for at_low in ends if replace is None else _BOTH_ENDS:
             result = _grown(meld, card, at_low, replace)
             if isinstance(result, Meld):
                 if result not in found:
