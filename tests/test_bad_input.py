@@ -89,3 +89,80 @@ def test_mutated_records_raise_only_record_errors(path: list[int], value: Any) -
     except BiribaError:
         return
     assert isinstance(replayed, Deal | Match)
+
+
+# ------------------------------------------------ inputs found by fuzzing the public API
+
+
+def test_a_rule_set_built_in_code_is_checked_as_one_read_as_data() -> None:
+    """RuleSet(...) and evolve(...) refuse what RuleSet.from_dict refuses: an unknown
+    choice, a pair of the wrong length, a number past 10**9 (which could not even be
+    printed past 4,300 digits), and a list or a str where a tuple or an enum member
+    belongs (a list made the rule set unhashable, a str was never the member)."""
+    import pytest
+
+    from biriba import BIRIBA, PileRestriction, RuleSet
+
+    with pytest.raises(BiribaError, match=r"pile_restriction must be 'no-discard-back' or"):
+        BIRIBA.evolve(name="x", pile_restriction="x")
+    with pytest.raises(TypeError, match=r"pile_restriction must be a PileRestriction"):
+        BIRIBA.evolve(name="x", pile_restriction="no-discard-back")
+    with pytest.raises(BiribaError, match=r"sequence_bonus must be a list of two whole"):
+        BIRIBA.evolve(name="x", sequence_bonus=(1,))
+    with pytest.raises(BiribaError, match=r"target must be a whole number, at most"):
+        BIRIBA.evolve(name="x", target=10**5000)
+    with pytest.raises(TypeError, match=r"card_values must be a tuple of whole numbers"):
+        BIRIBA.evolve(name="x", card_values=[0] * 14)
+    with pytest.raises(BiribaError):
+        RuleSet(name="x" * 81)
+    kept = BIRIBA.evolve(name="x", pile_restriction=PileRestriction.NO_TAKE_WITH_ONE_CARD)
+    assert RuleSet.from_dict(kept.to_dict()) == kept
+    for name in RuleSet.preset_names():
+        preset = RuleSet.named(name)
+        assert preset.evolve() == preset
+
+
+def test_B1_1_a_seat_out_of_range_has_no_team() -> None:
+    import pytest
+
+    from biriba import BIRIBA, team_of
+
+    assert [BIRIBA.team_of(s) for s in range(4)] == [0, 1, 0, 1]
+    for seat in (-1, 4, 99):
+        with pytest.raises(BiribaError, match=r"out of range 0\.\.3 \(B1\.1\)") as refused:
+            BIRIBA.team_of(seat)
+        assert refused.value.rule == "B1.1"
+    with pytest.raises(TypeError):
+        BIRIBA.team_of("1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules must be a RuleSet"):
+        team_of(1, "biriba")  # type: ignore[arg-type]
+
+
+def test_seeds_and_deal_counts_past_any_real_value_are_refused() -> None:
+    """An int seed of more than 1,000 digits could not be written out (records, a
+    match's deal seeds), nor a count of deals played past 10**9."""
+    import pytest
+
+    with pytest.raises(BiribaError, match=r"seed has at most 1,000 digits"):
+        Deal.new(seed=10**5000)
+    assert Deal.new(seed=10**900).seed == 10**900
+    data = Match.new(seed=1).to_dict()
+    for key, value in (("seed", 10**5000), ("deals_played", 10**5000), ("deals_played", -1)):
+        with pytest.raises(BiribaError, match="invalid match"):
+            Match.from_dict({**data, key: value})
+
+
+def test_the_base_move_class_is_no_move() -> None:
+    """Move() itself is refused at once with a TypeError (its text recursed forever)."""
+    import pytest
+
+    from biriba import Move, check_move
+
+    with pytest.raises(TypeError, match="base class of the moves"):
+        Move()
+    before = BASE.to_dict()
+    with pytest.raises(TypeError):
+        BASE.copy().play(Move.__new__(Move))  # a Move made without its constructor
+    assert BASE.to_dict() == before
+    with pytest.raises(TypeError):
+        check_move(before, Move.__new__(Move))

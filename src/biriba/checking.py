@@ -37,7 +37,7 @@ from biriba.errors import (
     NotationError,
 )
 from biriba.limits import parse_json
-from biriba.moves import Move
+from biriba.moves import Move, refuse_base_move
 from biriba.rules import RuleSet
 
 __all__ = ["ERRORS", "Verdict", "check_move"]
@@ -100,6 +100,8 @@ def check_move(
         raise TypeError(f"a position is a dict or JSON text, got {type(position).__name__}")
     if not isinstance(move, Move | str):
         raise TypeError(f"a move is its text or a Move, got {type(move).__name__}")
+    if isinstance(move, Move):
+        refuse_base_move(move)
     if rules is not None and not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
     try:

@@ -45,13 +45,13 @@ from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of, format_c
 from biriba.display import picture
 from biriba.engine import Engine, Refusal, engine_for
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError, InvalidMeldError
-from biriba.limits import excerpt
+from biriba.limits import check_seed, excerpt
 from biriba.melds import Meld, MeldKind
-from biriba.moves import AddToMeld, Move
+from biriba.moves import AddToMeld, Move, refuse_base_move
 from biriba.native import is_compiled
 from biriba.position import Phase, Position
 from biriba.position_data import position_to_dict, read_position, uses_key
-from biriba.rules import BIRIBA, RuleSet, full_pack, rules_to_data
+from biriba.rules import BIRIBA, RuleSet, check_number, full_pack, rules_to_data
 from biriba.scoring import DealScore, team_score
 
 __all__ = ["Deal", "Phase", "PlayerView", "team_of"]
@@ -59,27 +59,17 @@ __all__ = ["Deal", "Phase", "PlayerView", "team_of"]
 
 def team_of(seat: int, rules: RuleSet = BIRIBA) -> int:
     """The team of ``seat``: ``seat % teams`` (B1.1: seats 0 and 2 are team 0)."""
-    _check_seat(seat, rules)
-    return seat % rules.teams
-
-
-def _check_number(value: object, kind: str, count: int) -> int:
-    """``value`` if it is a ``kind`` (seat or team) number in ``0..count - 1`` (B1.1)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"a {kind} is an int, got {type(value).__name__}")
-    if not 0 <= value < count:
-        raise BiribaError(
-            f"{kind} {excerpt(value)} is out of range 0..{count - 1} (B1.1)", rule="B1.1"
-        )
-    return value
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    return rules.team_of(seat)
 
 
 def _check_seat(seat: object, rules: RuleSet) -> int:
-    return _check_number(seat, "seat", rules.players)
+    return check_number(seat, "seat", rules.players)
 
 
 def _check_team(team: object, rules: RuleSet) -> int:
-    return _check_number(team, "team", rules.teams)
+    return check_number(team, "team", rules.teams)
 
 
 _OVER: Final = Phase.OVER
@@ -168,8 +158,7 @@ class Deal:
         """
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
-            raise TypeError(f"seed must be an int, a str or None, got {type(seed).__name__}")
+        check_seed(seed)
         _check_seat(dealer, rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -380,6 +369,7 @@ class Deal:
             for listed in memo[1]:
                 if listed is move:  # the usual case: a move taken from legal_moves()
                     return move
+        refuse_base_move(move)
         engine = self._engine
         adopted = engine.adopt(move)
         if isinstance(adopted, Refusal):

@@ -35,7 +35,9 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_JSON",
     "MAX_MOVES",
+    "MAX_SEED_DIGITS",
     "MAX_TEXT",
+    "check_seed",
     "check_text",
     "excerpt",
     "parse_json",
@@ -48,6 +50,10 @@ MAX_TEXT: Final = 1_000
 MAX_JSON: Final = 10_000_000
 #: The deepest nesting of brackets in such JSON text.
 MAX_DEPTH: Final = 32
+#: The most decimal digits of an int seed: a seed is written out in records and in the
+#: seeds of a match's deals (``f"{seed}/{i}"``), and Python writes no int of more than
+#: 4,300 digits.
+MAX_SEED_DIGITS: Final = 1_000
 #: The most cards a list of cards in a position may hold.
 MAX_CARDS: Final = 5_000
 #: The most moves one deal of a record may hold.
@@ -100,6 +106,17 @@ def _digits(value: int) -> int:
     if size < 10**_INT_DIGITS:
         return len(str(size))
     return int(size.bit_length() * 0.30103) + 1
+
+
+def check_seed(seed: object, what: str = "seed") -> int | str | None:
+    """``seed`` if it is a seed: ``None``, a str, or an int of at most
+    :data:`MAX_SEED_DIGITS` digits; else :class:`TypeError` (another type) or
+    :class:`~biriba.BiribaError` (too long an int)."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+        raise TypeError(f"{what} must be an int, a str or None, got {type(seed).__name__}")
+    if isinstance(seed, int) and _digits(seed) > MAX_SEED_DIGITS:
+        raise BiribaError(f"{what} has at most {MAX_SEED_DIGITS:,} digits, got {excerpt(seed)}")
+    return seed
 
 
 def check_text(text: str, what: str) -> None:

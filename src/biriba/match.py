@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
 from biriba.deal import Deal
 from biriba.errors import BiribaError, InvalidPositionError
-from biriba.limits import excerpt
+from biriba.limits import check_seed, excerpt
 from biriba.rules import BIRIBA, RuleSet, rules_to_data
 from biriba.scoring import DealScore, TeamScore
 
@@ -67,10 +67,7 @@ class Match:
         """
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
-            raise TypeError(f"seed must be an int, a str or None, got {type(seed).__name__}")
-        if isinstance(seed, int) and seed.bit_length() > _SEED_BITS:  # deal seeds are text
-            raise BiribaError(f"a match's seed has at most 1,000 digits, got {excerpt(seed)}")
+        check_seed(seed, "a match's seed")  # its deals' seeds are text: f"{seed}/{i}"
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         dealer = random.Random(f"{seed}/dealer").randrange(rules.players)
@@ -225,14 +222,19 @@ class Match:
                 rule="B2.1",
             )
         seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
-            raise InvalidPositionError(
-                f"invalid match: seed must be an int or a str, got {excerpt(seed)}"
-            )
+        try:
+            check_seed(seed)
+        except (TypeError, BiribaError) as error:
+            raise InvalidPositionError(f"invalid match: {error}") from None
         played = data.get("deals_played", 0)
-        if isinstance(played, bool) or not isinstance(played, int) or played < 0:
+        if (
+            isinstance(played, bool)
+            or not isinstance(played, int)
+            or not 0 <= played <= _MAX_DEALS_PLAYED
+        ):
             raise InvalidPositionError(
-                f"invalid match: deals_played must be >= 0, got {excerpt(played)}"
+                f"invalid match: deals_played must be from 0 to {_MAX_DEALS_PLAYED:,}, "
+                f"got {excerpt(played)}"
             )
         winner = _winner(tuple(totals), rules) if played else None
         if data.get("winner") is not None and data.get("winner") != winner:
@@ -258,8 +260,8 @@ class Match:
         return f"<Match {self.rules.name} totals={list(self._totals)} {state}>"
 
 
-#: The most bits of an int seed: its deals' seeds (``f"{seed}/{i}"``) write it out.
-_SEED_BITS = 3_322  # 1,000 decimal digits
+#: The most deals a match read as data may have played: far beyond any real match.
+_MAX_DEALS_PLAYED: Final = 1_000_000_000
 
 
 def _read_scores(

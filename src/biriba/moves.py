@@ -90,6 +90,9 @@ class Move:
             f"{excerpt(text)} is not a move: it starts with {excerpt(words[0])}; write {_HEADS}"
         )
 
+    def __attrs_post_init__(self) -> None:
+        refuse_base_move(self)
+
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
 
@@ -220,6 +223,17 @@ class Discard(Move):
 
     def __str__(self) -> str:
         return f"discard {self.card}"
+
+
+def refuse_base_move(move: Move) -> None:
+    """Raise :class:`TypeError` if ``move`` is an instance of :class:`Move` itself, the
+    base class, which is no move (its text is undefined)."""
+    if type(move) is Move:
+        raise TypeError(
+            "Move is the base class of the moves: build one with Move.parse or a move "
+            "class (DrawStock, TakeDiscard, Pass, Discard, LayMeld, AddToMeld, Redraw, "
+            "NameSuit)"
+        )
 
 
 _BARE: dict[str, Move] = {

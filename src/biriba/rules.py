@@ -128,11 +128,105 @@ def _at_most(
     return check
 
 
+def check_number(value: object, kind: str, count: int) -> int:
+    """``value`` if it is a ``kind`` (seat or team) number in ``0..count - 1`` (B1.1):
+    else :class:`TypeError` (not an int) or :class:`~biriba.BiribaError`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"a {kind} is an int, got {type(value).__name__}")
+    if not 0 <= value < count:
+        raise BiribaError(
+            f"{kind} {excerpt(value)} is out of range 0..{count - 1} (B1.1)", rule="B1.1"
+        )
+    return value
+
+
 def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
     if value < 0:
         raise BiribaError(f"RuleSet.{attribute.name} must not be negative, got {excerpt(value)}")
+
+
+_MAX_NAME: Final = 80
+
+_ENUMS: Final[dict[str, type[enum.Enum]]] = {
+    "PileRestriction": PileRestriction,
+    "StockExhausted": StockExhausted,
+}
+#: The largest number a rule set's field may hold: far beyond any real rule, small
+#: enough that no arithmetic on it is slow.
+_MAX_NUMBER: Final = 10**9
+
+
+def _to_data(value: object) -> object:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _from_data(key: str, kind: str, value: object) -> object:
+    """``value`` read as the field ``key`` of kind ``kind`` (its annotation), or a
+    :class:`~biriba.BiribaError` saying what was expected."""
+    if value is None and kind.endswith(" | None"):
+        return None
+    kind = kind.removesuffix(" | None")
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+    elif kind == "int":
+        if _is_number(value):
+            return value
+    elif kind == "str":
+        if isinstance(value, str) and len(value) <= _MAX_NAME:
+            return value
+    elif kind in _ENUMS:
+        for member in _ENUMS[kind]:
+            if value == member.value:
+                return member
+    elif kind.startswith("tuple[int, "):
+        size = None if kind == "tuple[int, ...]" else kind.count("int")
+        if (
+            isinstance(value, list | tuple)
+            and (size is None or len(value) == size)
+            and len(value) <= 14
+            and all(_is_number(v) for v in value)
+        ):
+            return tuple(value)
+    else:  # pragma: no cover - a field of a kind this reader does not know
+        raise AssertionError(f"RuleSet.{key} has a kind the reader does not know: {kind}")
+    raise BiribaError(f"RuleSet.{key} must be {_EXPECTED.get(kind, kind)}, got {excerpt(value)}")
+
+
+_EXPECTED: Final = {
+    "bool": "true or false",
+    "int": f"a whole number, at most {_MAX_NUMBER} either way",
+    "str": "a short text",
+    "PileRestriction": " or ".join(repr(m.value) for m in PileRestriction),
+    "StockExhausted": " or ".join(repr(m.value) for m in StockExhausted),
+    "tuple[int, int]": f"a list of two whole numbers, each at most {_MAX_NUMBER} either way",
+    "tuple[int, ...]": f"a list of whole numbers, each at most {_MAX_NUMBER} either way",
+}
+
+
+def _check_kind(key: str, kind: str, value: object) -> None:
+    """Raise unless ``value`` is what the field ``key`` of kind ``kind`` holds: the test
+    :meth:`RuleSet.from_dict` reads data with, so that a rule set built in code holds
+    nothing that one read as data could not (a :class:`~biriba.BiribaError` for a value
+    out of bounds or of the wrong shape, :class:`TypeError` for one of another type)."""
+    if _from_data(key, kind, _to_data(value)) != value or (
+        isinstance(value, list) or (kind in _ENUMS and not isinstance(value, enum.Enum))
+    ):
+        bare = kind.removesuffix(" | None")
+        what = _EXPECTED.get(bare, bare).replace("a list", "a tuple")
+        if bare in _ENUMS:
+            what = f"a {bare} ({what})"
+        raise TypeError(f"RuleSet.{key} must be {what}, got {type(value).__name__}")
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= _MAX_NUMBER
 
 
 @attrs.frozen(cache_hash=True, kw_only=True)
@@ -269,6 +363,9 @@ class RuleSet:
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise BiribaError("RuleSet.name must be a non-empty str")
+        for field in attrs.fields(RuleSet):
+            if field.init:
+                _check_kind(field.name, str(field.type), getattr(self, field.name))
         if self.players % self.teams:
             raise BiribaError(
                 f"RuleSet: {excerpt(self.players)} players do not split into "
@@ -359,8 +456,10 @@ class RuleSet:
         return _WORDS[self.family]
 
     def team_of(self, seat: int) -> int:
-        """The team of ``seat``: ``seat % teams`` (B1.1)."""
-        return seat % self.teams
+        """The team of ``seat``: ``seat % teams`` (B1.1). A seat outside ``0`` to
+        ``players - 1`` raises :class:`~biriba.BiribaError`, a seat that is not an int
+        :class:`TypeError`."""
+        return check_number(seat, "seat", self.players) % self.teams
 
     def evolve(self, **changes: object) -> RuleSet:
         """A copy with some fields changed: ``BIRIBA.evolve(name="mine", groups=False)``."""
@@ -549,75 +648,10 @@ FIELD_RULES: Final = {
 }
 #: Other names :meth:`RuleSet.named` accepts for a preset.
 _ALIASES: Final = {"kozi": "biriba-kozi", "kózi": "biriba-kozi", "biriba-kózi": "biriba-kozi"}
-_MAX_NAME: Final = 80
-
 #: The fields :meth:`RuleSet.to_dict` writes, in order, and the kind of value of each
 #: (its annotation), which :func:`_from_data` checks.
 _FIELDS: Final = tuple(f for f in attrs.fields(RuleSet) if f.init)
 _FIELD_KINDS: Final = {f.name: str(f.type) for f in _FIELDS}
-_ENUMS: Final[dict[str, type[enum.Enum]]] = {
-    "PileRestriction": PileRestriction,
-    "StockExhausted": StockExhausted,
-}
-#: The largest number a rule set's field may hold: far beyond any real rule, small
-#: enough that no arithmetic on it is slow.
-_MAX_NUMBER: Final = 10**9
-
-
-def _to_data(value: object) -> object:
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple):
-        return list(value)
-    return value
-
-
-def _from_data(key: str, kind: str, value: object) -> object:
-    """``value`` read as the field ``key`` of kind ``kind`` (its annotation), or a
-    :class:`~biriba.BiribaError` saying what was expected."""
-    if value is None and kind.endswith(" | None"):
-        return None
-    kind = kind.removesuffix(" | None")
-    if kind == "bool":
-        if isinstance(value, bool):
-            return value
-    elif kind == "int":
-        if _is_number(value):
-            return value
-    elif kind == "str":
-        if isinstance(value, str) and len(value) <= _MAX_NAME:
-            return value
-    elif kind in _ENUMS:
-        for member in _ENUMS[kind]:
-            if value == member.value:
-                return member
-    elif kind.startswith("tuple[int, "):
-        size = None if kind == "tuple[int, ...]" else kind.count("int")
-        if (
-            isinstance(value, list | tuple)
-            and (size is None or len(value) == size)
-            and len(value) <= 14
-            and all(_is_number(v) for v in value)
-        ):
-            return tuple(value)
-    else:  # pragma: no cover - a field of a kind this reader does not know
-        raise AssertionError(f"RuleSet.{key} has a kind the reader does not know: {kind}")
-    raise BiribaError(f"RuleSet.{key} must be {_EXPECTED.get(kind, kind)}, got {excerpt(value)}")
-
-
-_EXPECTED: Final = {
-    "bool": "true or false",
-    "int": f"a whole number, at most {_MAX_NUMBER} either way",
-    "str": "a short text",
-    "PileRestriction": " or ".join(repr(m.value) for m in PileRestriction),
-    "StockExhausted": " or ".join(repr(m.value) for m in StockExhausted),
-    "tuple[int, int]": f"a list of two whole numbers, each at most {_MAX_NUMBER} either way",
-    "tuple[int, ...]": f"a list of whole numbers, each at most {_MAX_NUMBER} either way",
-}
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= _MAX_NUMBER
 
 
 def rules_to_data(rules: RuleSet) -> str | dict[str, object]:
