@@ -129,6 +129,22 @@ def test_cli_rules_from_a_file(tmp_path: Path) -> None:
     assert code == 0 and text.count("RandomBot") == 2 and "GreedyBot" in text
 
 
+def test_cli_rules_from_a_broken_file_is_an_error_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A --rules file is read as positions are (biriba.limits.parse_json): JSON nested
+    2,000 deep once escaped as a RecursionError with a traceback."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 2000)
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"name": "x", ')
+    for path, why in ((deep, "nests brackets at most 32 deep"), (broken, "is JSON, and this")):
+        for argv in (("rules", str(path)), ("demo", "--rules", str(path))):
+            code, _ = run(*argv)
+            assert code == 2
+            assert why in capsys.readouterr().err
+
+
 def test_cli_buraco_commands() -> None:
     code, text = run("demo", "--seed", "5", "--rules", "buraco")
     assert code == 0 and "Score (Z5.1)" in text and "rules 'buraco'" in text

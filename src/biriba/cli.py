@@ -17,6 +17,7 @@ from typing import TextIO
 import attrs
 
 from biriba.errors import BiribaError
+from biriba.limits import parse_json
 from biriba.rules import FIELD_RULES, PRESET_DESCRIPTIONS, RuleSet
 from biriba.version import __version__
 
@@ -40,10 +41,7 @@ def load_rules(text: str) -> RuleSet:
         raise BiribaError(f"cannot read {text[:80]}: {error.strerror}") from None
     if len(raw) > _MAX_RULES_FILE:
         raise BiribaError(f"{text[:80]} is larger than a rule set can be ({_MAX_RULES_FILE} bytes)")
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        raise BiribaError(f"{text[:80]} is not JSON") from None
+    data = parse_json(raw, "rule set", BiribaError)  # its size and depth checked first
     if isinstance(data, str):
         return RuleSet.named(data)
     if not isinstance(data, dict):
