@@ -127,3 +127,18 @@ def test_B8_1_a_hands_value_is_the_sum_of_its_cards_values() -> None:
     cheap = BIRIBA.evolve(joker_value=50, card_values=(0, 1, *(2,) * 12))
     assert cheap.counts_value(hand) == 50 + 1 + 2 + 2 + 2 + 2
     assert BIRIBA.counts_value(counts_of(())) == 0
+
+
+@pytest.mark.parametrize("size", [1, 2])
+def test_B3_1_a_meld_has_at_least_three_cards_in_every_rule_set(size: int) -> None:
+    """min_meld below 3 once let the engine list ``meld 2H 2D``, which the meld reader
+    refuses (B3.5): a rule set may ask for longer melds, never shorter."""
+    with pytest.raises(BiribaError, match=r"min_meld must be at least 3.*\(B3\.1") as built:
+        BIRIBA.evolve(name="short", min_meld=size)
+    assert built.value.rule == "B3.1"
+    data = BIRIBA.evolve(name="short").to_dict()
+    data["min_meld"] = size
+    with pytest.raises(BiribaError) as read:
+        RuleSet.from_dict(data)
+    assert read.value.rule == "B3.1"
+    assert BIRIBA.evolve(name="long", min_meld=4).min_meld == 4

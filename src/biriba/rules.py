@@ -140,6 +140,18 @@ def check_number(value: object, kind: str, count: int) -> int:
     return value
 
 
+def _three_or_more(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    """A meld has at least three cards (B3.1, Z3.2): a rule set may ask for more, never
+    fewer (two-card melds of a two and a substitute would be sequences to one reading of
+    B3.6 and no meld to B3.5's)."""
+    if value < 3:
+        raise BiribaError(
+            f"RuleSet.{attribute.name} must be at least 3, got {excerpt(value)} "
+            f"(B3.1, Z3.2: a meld has at least three cards)",
+            rule="B3.1",
+        )
+
+
 def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
@@ -271,7 +283,7 @@ class RuleSet:
     first_turn_redraw: bool = False
     # --- melds (B3, Z3) ---
     #: Fewest cards in a new meld (B3.1, Z3.2).
-    min_meld: int = attrs.field(default=3, validator=_positive)
+    min_meld: int = attrs.field(default=3, validator=[_positive, _three_or_more])
     #: Most cards in a newly laid meld, or ``None`` for no limit (Z3.2: 6).
     max_new_meld: int | None = None
     #: Most cards in a sequence (B3.2: 13).
