@@ -166,3 +166,26 @@ def test_the_base_move_class_is_no_move() -> None:
     assert BASE.to_dict() == before
     with pytest.raises(TypeError):
         check_move(before, Move.__new__(Move))
+
+
+def test_a_view_built_by_hand_is_checked() -> None:
+    """A PlayerView changed with attrs.evolve into something no deal gives is refused
+    with a library error (it escaped as AttributeError, AssertionError, IndexError)."""
+    import random
+
+    import attrs
+    import pytest
+
+    view = BASE.view(0)
+    with pytest.raises(TypeError, match="rules must be a RuleSet"):
+        attrs.evolve(view, rules="biriba")  # type: ignore[arg-type]
+    with pytest.raises(BiribaError, match=r"hand_sizes has one entry per seat \(4\)") as short:
+        attrs.evolve(view, hand_sizes=(1,))
+    assert short.value.rule == "B1.1"
+    with pytest.raises(BiribaError):
+        attrs.evolve(view, seat=7)
+    wrong = attrs.evolve(view, stock_size=5)
+    with pytest.raises(BiribaError, match=r"do not add up to the pack \(B1\.2\)") as counted:
+        wrong.sample(random.Random(1))
+    assert counted.value.rule == "B1.2"
+    assert view.sample(random.Random(1)).view(0).to_dict() == view.to_dict()

@@ -627,6 +627,27 @@ class PlayerView:
         default=None, init=False, eq=False, repr=False, hash=False
     )
 
+    def __attrs_post_init__(self) -> None:
+        # A view built by hand (or with attrs.evolve) is checked as far as it is cheap:
+        # its rule set, its seat, one entry per seat or per team (B1.1).
+        rules = self.rules
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"a PlayerView's rules must be a RuleSet, got {type(rules).__name__}")
+        check_number(self.seat, "seat", rules.players)
+        for name, value, count, each in (
+            ("hand_sizes", self.hand_sizes, rules.players, "seat"),
+            ("known", self.known, rules.players, "seat"),
+            ("melds", self.melds, rules.teams, "team"),
+            ("reserve_received", self.reserve_received, rules.teams, "team"),
+            ("unactivated", self.unactivated, rules.teams, "team"),
+        ):
+            if len(value) != count:
+                raise BiribaError(
+                    f"a PlayerView's {name} has one entry per {each} ({count}), "
+                    f"got {excerpt(len(value))} (B1.1)",
+                    rule="B1.1",
+                )
+
     # ------------------------------------------------------------------ derived
     @property
     def team(self) -> int:
@@ -762,6 +783,18 @@ class PlayerView:
         """The deal consistent with the view whose unknown places get ``pool`` in order:
         the other hands by seat, then the stock, then the reserve packets."""
         rules = self.rules
+        places = [
+            self.hand_sizes[seat] - len(self.known[seat])
+            for seat in range(rules.players)
+            if seat != self.seat
+        ]
+        places += (self.stock_size, self.reserves_left * rules.reserve_size)
+        if min(places) < 0 or sum(places) != len(pool):
+            raise BiribaError(
+                f"the view's card counts do not add up to the pack (B1.2): {len(pool)} cards "
+                f"unseen, {sum(places)} places for them in hands, stock and packets",
+                rule="B1.2",
+            )
         hands = []
         for seat in range(rules.players):
             if seat == self.seat:
@@ -778,7 +811,6 @@ class PlayerView:
         for _ in range(self.reserves_left):
             packets.append(tuple(pool[: rules.reserve_size]))
             del pool[: rules.reserve_size]
-        assert not pool, "the view's counts do not add up to the pack"
         if self.to_move is not None:
             seat = self.to_move
         elif self.closed_by is not None:
