@@ -556,22 +556,17 @@ def _candidates(
     if kind is MeldKind.WILD:
         return rules.wild_indices  # Z3.7: only substitutes
     subs = len(places)
-    wild = list(rules.wild_indices)
+    # A substitute only while the meld may hold one more (B3.3, B3.10, Z3.4, V7). One
+    # added to a sequence stays one: its own suit's two, natural at rank 2, is among the
+    # naturals below when rank 2 is an end or a substitute's place.
+    wild: tuple[int, ...] = ()
+    if _substitutes_problem(subs + 1, n - subs, rules) is None:
+        wild = rules.wild_indices
     if kind is MeldKind.GROUP:
-        # A substitute only while the group may hold one more (B3.3, B3.10, Z3.4, V7).
-        if _substitutes_problem(subs + 1, n - subs, rules) is not None:
-            wild = []
         return tuple(sorted({s * 13 + suit_or_rank - 1 for s in range(4)} | set(wild)))
     high = low + n - 1
     if rules.high_ace_closes_meld and high == 14:
         return ()  # Z3.3: closed to every addition
-    limit = rules.max_substitutes
-    # A substitute added to a sequence stays one (its own suit's two, natural at rank 2,
-    # is among the naturals below when rank 2 is an end or a substitute's place), so
-    # none fits once the meld may hold no more (B3.3, B3.10, Z3.4, V7: never more than
-    # the naturals, nor past the rule set's limit).
-    if (limit is not None and subs >= limit) or 2 * (subs + 1) > n + 1:
-        wild = []
     ranks = {low - 1, high + 1} | {low + p for p in places}
     naturals = {natural_index(suit_or_rank, r) for r in ranks if 1 <= r <= 14}
     return tuple(sorted(naturals | set(wild)))
