@@ -127,6 +127,11 @@ def test_B8_1_a_hands_value_is_the_sum_of_its_cards_values() -> None:
     cheap = BIRIBA.evolve(joker_value=50, card_values=(0, 1, *(2,) * 12))
     assert cheap.counts_value(hand) == 50 + 1 + 2 + 2 + 2 + 2
     assert BIRIBA.counts_value(counts_of(())) == 0
+    cards = parse_cards("JK AS 2H 8C 3D 3D")
+    assert BIRIBA.cards_value(cards) == 20 + 15 + 10 + 10 + 5 + 5
+    assert cheap.cards_value(cards) == cheap.counts_value(hand) == 59
+    assert cheap.cards_value(iter(cards)) == 59  # any iterable, read once
+    assert cheap.cards_value(()) == 0
 
 
 @pytest.mark.parametrize("size", [1, 2])

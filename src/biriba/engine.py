@@ -813,7 +813,7 @@ class Engine:
         rules = self.rules
         most = rules.counts_value(situation.hand)
         if situation.packet is not None:
-            most += sum([rules.values[card.index] for card in situation.packet])
+            most += rules.cards_value(situation.packet)
         return most
 
     def _melding_options(

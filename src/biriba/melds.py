@@ -202,14 +202,9 @@ class Meld:
         try:
             return self._points
         except AttributeError:
-            return self._find_points()
-
-    def _find_points(self) -> int:
-        # Apart from points: mypyc (2.4) fails on a comprehension inside its except clause.
-        values = self.rules.values
-        found = sum([values[c.index] for c in self.cards])
-        object.__setattr__(self, "_points", found)
-        return found
+            found = self.rules.cards_value(self.cards)
+            object.__setattr__(self, "_points", found)
+            return found
 
     @property
     def bonus(self) -> int:
@@ -736,9 +731,8 @@ def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | 
     if incoming_sub:
         subs.append(0 if at_low else n)
         subs.sort()
-    limit = rules.max_substitutes
-    if (limit is not None and len(subs) > limit) or 2 * len(subs) > n + 1:
-        return _SUBSTITUTES  # B3.3, B3.10
+    if _substitutes_problem(len(subs), n + 1 - len(subs), rules) is not None:
+        return _SUBSTITUTES  # B3.3, B3.10, Z3.4, V7
     if n + 1 > rules.max_sequence:
         return _ROOM  # B3.2
     if new_low < (1 if rules.ace_low else 2) or new_low + n > (14 if rules.ace_high else 13):

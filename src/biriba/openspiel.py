@@ -93,7 +93,7 @@ _GAME_TYPE: Final = pyspiel.GameType(
 def _bound(rules: RuleSet, scale: float) -> float:
     """A bound on any return: every card's value, the largest biriba bonus per seven
     cards, the closing bonus and both reserve penalties."""
-    cards = sum(rules.card_value(c) for c in full_pack(rules))
+    cards = rules.cards_value(full_pack(rules))
     bonuses = max(
         *rules.sequence_bonus,
         *rules.group_bonus,

@@ -9,7 +9,7 @@ default everywhere) and :data:`~biriba.BURACO` (part Z) are looked up by name wi
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from operator import mul
 from typing import Final
 
@@ -432,6 +432,12 @@ class RuleSet:
     def card_value(self, card: Card) -> int:
         """What ``card`` is worth in melds and in hands (B8.1, Z1.3; :attr:`card_values`)."""
         return self.values[card.index]
+
+    def cards_value(self, cards: Iterable[Card]) -> int:
+        """What ``cards`` are worth (B8.1, Z1.3): the sum of :meth:`card_value`, for a
+        meld's points, the cards left in a hand and (V3) a packet a hand may empty into."""
+        values = self.values
+        return sum([values[card.index] for card in cards])
 
     def counts_value(self, counts: Counts) -> int:
         """What the cards counted by ``counts`` (53 counts, by :attr:`Card.index

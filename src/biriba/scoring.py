@@ -125,11 +125,11 @@ def score_team(
         if not isinstance(meld, Meld):
             raise TypeError(f"score_team expects melds, got {type(meld).__name__}")
         checked.append(meld)
-    left = 0
-    for card in hands:
+    cards = tuple(hands)
+    for card in cards:
         if not isinstance(card, Card):
             raise TypeError(f"score_team expects cards in hands, got {type(card).__name__}")
-        left += rules.card_value(card)
+    left = rules.cards_value(cards)
     return team_score(
         rules,
         checked,
