@@ -26,6 +26,7 @@ from biriba import (
     full_pack,
     parse_cards,
 )
+from biriba.melds import fits_in_one_place
 
 from .helpers import examples
 
@@ -647,3 +648,49 @@ def test_B3_8_candidate_indices_hold_every_card_that_extends_a_meld(
     for index in range(53):
         if meld.extensions_of_index(index):
             assert index in listed, (str(meld), str(Card.from_index(index)))
+
+
+@settings(max_examples=150)
+@given(
+    st.sampled_from(_CANDIDATE_RULES),
+    hands(max_size=10),
+    st.lists(st.integers(0, 10_000), max_size=4),
+)
+def test_B3_8_a_group_or_wild_meld_says_whether_a_card_fits_without_making_the_result(
+    rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
+) -> None:
+    # The move generator lists a group's additions from fits_in_one_place and makes the
+    # resulting meld only when the move is played: the two must agree on every card
+    # (B1.2, B3.1, B3.10, B3.12, Z3.4, Z3.7, V7), and a sequence must be left to
+    # extensions(), where a card may have two places.
+    jokers = [c for c in hand if c.is_joker][: rules.jokers]
+    hand = tuple(c for c in hand if not c.is_joker) + tuple(jokers)
+    options = enumerate_melds(hand, rules)
+    assume(options)
+    meld = options[picks[0] % len(options)] if picks else options[0]
+    for pick in picks[1:]:
+        grown = [m for i in range(53) for m in meld.extensions_of_index(i)]
+        if not grown:
+            break
+        meld = grown[pick % len(grown)]
+    for index in range(53):
+        fits = fits_in_one_place(meld, index)
+        results = meld.extensions_of_index(index)
+        if meld.kind is MeldKind.SEQUENCE:
+            assert fits is None
+        else:
+            assert fits is (len(results) == 1), (str(meld), str(Card.from_index(index)))
+            assert len(results) <= 1
+            refusal = meld.extension_refusal(Card.from_index(index))
+            assert (refusal is None) is fits
+
+
+def test_B1_2_and_Z3_7_fits_in_one_place_refuses_what_extensions_refuse() -> None:
+    full = Meld.parse("7H 7H 7S", BIRIBA)  # both 7H of two decks already in it (B1.2)
+    assert fits_in_one_place(full, C("7H").index) is False
+    assert fits_in_one_place(full, C("7S").index) is True
+    assert fits_in_one_place(full, C("8S").index) is False  # B3.12: one rank
+    wild = Meld.parse("JK JK 2C", BURACO)  # wild_melds (Z3.7)
+    assert fits_in_one_place(wild, C("2H").index) is True
+    assert fits_in_one_place(wild, C("7H").index) is False  # Z3.7: substitutes only
+    assert fits_in_one_place(Meld.parse("5H 6H 7H"), C("8H").index) is None

@@ -26,7 +26,7 @@ from biriba import enumeration
 from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
 from biriba.enumeration import meld_parts, melds_from_counts
 from biriba.errors import InvalidMeldError
-from biriba.melds import Meld
+from biriba.melds import Meld, fits_in_one_place
 from biriba.moves import (
     AddToMeld,
     Discard,
@@ -1118,12 +1118,18 @@ def addition_moves(meld: Meld, i: int, idx: int) -> tuple[AddToMeld, ...]:
     key = i << 6 | idx
     found: tuple[AddToMeld, ...] | None = memo.get(key)
     if found is None:
-        results = meld.extensions_of_index(idx)
         card = CARDS[idx]
-        if len(results) == 1:
-            found = (add_unchecked(i, card, None),)
+        # A group or a meld of substitutes takes the card in one place or none: its
+        # resulting meld is made only if the move is played (most are not).
+        fits = fits_in_one_place(meld, idx)
+        if fits is None:  # a sequence
+            results = meld.extensions_of_index(idx)
+            if len(results) == 1:
+                found = (add_unchecked(i, card, None),)
+            else:
+                found = tuple([add_unchecked(i, card, result) for result in results])
         else:
-            found = tuple([add_unchecked(i, card, result) for result in results])
+            found = (add_unchecked(i, card, None),) if fits else ()
         memo[key] = found
     return found
 

@@ -595,36 +595,66 @@ _ENDS: Final[dict[tuple[bool, bool], tuple[bool, ...]]] = {
 _SUBSTITUTES, _ROOM, _FIT = 0, 1, 2
 
 
-def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, str] | None]:
-    """Every meld adding ``card`` to ``meld`` gives, and, when there is none, the rule
-    that refuses it and why: ``(results, None)`` or ``((), (rule id, reason))``."""
+def fits_in_one_place(meld: Meld, index: int) -> bool | None:
+    """Whether the card of index ``index`` can be added to ``meld`` when the meld takes
+    a card in one place at most (a group, a meld of substitutes), found without making
+    the resulting meld: a move generator lists such an addition in its short form and
+    leaves the meld to be made if the move is played. ``None`` for a sequence, where
+    only :meth:`Meld.extensions` tells (a card may have two places there, B3.12)."""
+    if meld.kind is MeldKind.SEQUENCE:
+        return None
+    return _refusal_before_making(meld, CARDS[index]) is None
+
+
+def _refusal_before_making(meld: Meld, card: Card) -> tuple[str, str] | None:
+    """The refusals of adding ``card`` to ``meld`` that need no resulting meld: the
+    copies in the pack (B1.2) for every meld, and every refusal for a meld of
+    substitutes (Z3.7) and for a group (B3.1, B3.10, Z3.4, V7). ``None`` if there is
+    none of those."""
     rules = meld.rules
     cards = meld.cards
     same = cards.count(card)
     if same and same >= rules.copies(card):
-        return (), ("B1.2", f"the pack holds only {rules.copies(card)} of {card}")
+        return "B1.2", f"the pack holds only {rules.copies(card)} of {card}"
+    kind = meld.kind
+    if kind is MeldKind.SEQUENCE:
+        return None
+    wild = rules.wild[card.index]
+    if kind is MeldKind.WILD:
+        if wild:
+            return None
+        return "Z3.7", f"only substitutes are added to a meld of substitutes ({meld})"
+    if wild:
+        n_subs = len(meld._subs)
+        return _substitute_limit(meld, n_subs + 1, len(cards) - n_subs)
+    if card.rank == meld._suit_or_rank:
+        return None
+    return "B3.12", f"{card} does not fit {meld}: a group is of one rank (B3.1)"
+
+
+def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, str] | None]:
+    """Every meld adding ``card`` to ``meld`` gives, and, when there is none, the rule
+    that refuses it and why: ``(results, None)`` or ``((), (rule id, reason))``."""
+    refused = _refusal_before_making(meld, card)
+    if refused is not None:
+        return (), refused
+    rules = meld.rules
+    cards = meld.cards
     n_subs = len(meld._subs)
     wild = rules.wild[card.index]
     if meld.kind is MeldKind.WILD:
-        if not wild:
-            return (), ("Z3.7", f"only substitutes are added to a meld of substitutes ({meld})")
         new_cards = tuple(sorted((*cards, card), key=_group_key))
         places = group_places(0, len(new_cards))
         return (Meld.unchecked(MeldKind.WILD, new_cards, rules, 0, 0, places),), None
     if meld.kind is MeldKind.GROUP:
         naturals = cards[: len(cards) - n_subs]
         if wild:
-            refused = _substitute_limit(meld, n_subs + 1, len(naturals))
-            if refused is not None:
-                return (), refused
             new_subs = tuple(sorted((*cards[len(naturals) :], card), key=_group_key))
             new_cards = naturals + new_subs
             n_nat = len(naturals)
-        elif card.rank == meld._suit_or_rank:
+        else:  # a natural of the group's rank (_refusal_before_making)
             new_cards = tuple(sorted((*naturals, card), key=_group_key)) + cards[len(naturals) :]
             n_nat = len(naturals) + 1
-        else:
-            return (), ("B3.12", f"{card} does not fit {meld}: a group is of one rank (B3.1)")
         places = group_places(n_nat, len(new_cards))
         return (
             Meld.unchecked(MeldKind.GROUP, new_cards, rules, meld._suit_or_rank, 0, places),
