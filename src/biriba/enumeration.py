@@ -681,13 +681,27 @@ def _enumerate_sequences(
                             two_at = positions.index(two_pos)
                     else:  # the one natural that may also be a substitute
                         avail = tuple([(i, c - 1 if i == own_two else c) for i, c in wilds])
-                for subs in _sub_assignments(avail, len(positions)):
+                assignments = _sub_assignments(avail, len(positions))
+                if len(positions) == 2:
+                    # Nine in ten of these sequences (random Buraco deals): the naturals
+                    # around the two places cut once, each meld's cards one tuple.
+                    first, second = positions
+                    head = naturals[:first]
+                    middle = naturals[first + 1 : second]
+                    tail = naturals[second + 1 :]
+                    for sub_1, sub_2 in assignments:
+                        if two_at >= 0 and (sub_1, sub_2)[two_at] == own_two:
+                            continue  # that two would be natural: the natural meld's twin
+                        cards = (*head, CARDS[sub_1], *middle, CARDS[sub_2], *tail)
+                        out.append(make(seq, cards, rules, suit, low, positions))
+                    continue
+                for subs in assignments:
                     if two_at >= 0 and subs[two_at] == own_two:
                         continue  # that two would be natural, the same meld as the natural one
-                    cards = list(naturals)
+                    listed = list(naturals)
                     for position, sub in zip(positions, subs, strict=True):
-                        cards[position] = CARDS[sub]
-                    out.append(make(seq, tuple(cards), rules, suit, low, positions))
+                        listed[position] = CARDS[sub]
+                    out.append(make(seq, tuple(listed), rules, suit, low, positions))
 
 
 #: The bits of ranks 1 to 13 in a suit's ``have`` mask (:func:`_enumerate_sequences`).
