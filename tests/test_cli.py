@@ -168,3 +168,22 @@ def test_validate_json_prints_check_move_s_verdict(tmp_path: Path) -> None:
     path.write_text("[1, 2]")
     code, out = run("validate", str(path), "--json")
     assert code == 1 and json.loads(out)["error"] == "position"
+
+
+@pytest.mark.parametrize(
+    "text", ["[]", "5", "null", '"{}"', "{not json", json.dumps(json.dumps({"rules": "biriba"}))]
+)
+def test_validate_a_move_against_what_is_no_position_prints_check_move_s_verdict(
+    tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The file's text is what check_move reads: JSON that is not an object and text that
+    # is not JSON give its verdict (error "position"), never a traceback.
+    path = tmp_path / "position.json"
+    path.write_text(text)
+    code, out = run("validate", str(path), "--move", "draw", "--json")
+    assert code == 1
+    assert json.loads(out) == biriba.check_move(text, "draw").to_dict()
+    assert json.loads(out)["error"] == "position"
+    code, out = run("validate", str(path), "--move", "draw")
+    assert code == 1 and out.startswith("invalid: ")
+    assert capsys.readouterr().err == ""

@@ -103,9 +103,13 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
         print(f"biriba: cannot read {args.file[:80]}: {error.strerror}", file=sys.stderr)
         return 2
     try:
-        data = parse_json(raw, "position or record", InvalidPositionError)
+        data: object = parse_json(raw, "position or record", InvalidPositionError)
     except BiribaError as error:
-        return _report(out, args.json, {"valid": False, "error": "json", "reason": str(error)})
+        if args.move is None:
+            return _report(
+                out, args.json, {"valid": False, "error": "json", "reason": str(error)}
+            )
+        data = None  # check_move gives the verdict on text that is not JSON
     if isinstance(data, dict) and data.get("format") == records.FORMAT:
         if args.move is not None:
             print(
@@ -132,7 +136,9 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
             f"valid record: every move replays ({kind})",
         )
     if args.move is not None:
-        verdict = check_move(data, args.move, rules=rules)
+        # The file's text itself, as a program would send it: whatever it holds (not
+        # JSON, JSON that is not an object), the verdict is check_move's.
+        verdict = check_move(raw, args.move, rules=rules)
         if args.json:
             print(json.dumps(verdict.to_dict()), file=out)
         elif verdict.legal:
