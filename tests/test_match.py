@@ -157,3 +157,26 @@ def test_match_types() -> None:
     with pytest.raises(TypeError):
         Match()
     assert Match.new(BIRIBA, seed=1).rules is BIRIBA
+
+
+def test_B9_1_a_match_resumed_from_its_totals_saves_and_loads_back() -> None:
+    # A match resumed from elsewhere with totals of its own: the scores of the deals
+    # played since do not add up to the totals, so they are left out of its data, which
+    # loads back (it was refused, the scores not adding up to the totals, B9.1).
+    start = Match.new(seed=7).to_dict()
+    four = {"rules": "biriba", "totals": [100, -20], "dealer": start["dealer"]}
+    match = Match.from_dict({**four, "deal": start["deal"]})
+    finish(match.deal, 1)
+    match.next_deal()
+    score = match.scores[0]
+    assert match.totals == (100 + score.teams[0].total, -20 + score.teams[1].total)
+    data = match.to_dict()
+    assert "scores" not in data and data["deals_played"] == 1
+    again = Match.from_dict(data)
+    assert again.totals == match.totals and again.to_dict() == data
+    # From zero totals the scores account for them, and are kept.
+    fresh = Match.from_dict({**four, "totals": [0, 0], "deal": start["deal"]})
+    finish(fresh.deal, 1)
+    fresh.next_deal()
+    assert fresh.to_dict()["scores"] and Match.from_dict(fresh.to_dict()).scores == fresh.scores
+    assert Match.new(seed=7).to_dict()["scores"] == []

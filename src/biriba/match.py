@@ -168,8 +168,8 @@ class Match:
         """The match as JSON-ready data: ``rules``, ``totals``, ``dealer``, ``deal`` (a
         position), and ``seed``, ``deals_played``, ``scores`` (for each finished deal,
         each team's score part by part: ``melded``, ``bonuses``, ``hands``, ``closing``,
-        ``reserve``; left out for a match resumed from data without them) and
-        ``winner``."""
+        ``reserve``; left out when they do not account for the totals: a match resumed
+        from data without them, or from totals other than zero) and ``winner``."""
         data = {
             "rules": rules_to_data(self.rules),
             "totals": list(self._totals),
@@ -180,8 +180,8 @@ class Match:
             "scores": [[attrs.asdict(t) for t in s.teams] for s in self._scores],
             "winner": self._winner,
         }
-        if len(self._scores) != self._deals_played:  # resumed from data without them
-            del data["scores"]
+        if len(self._scores) != self._deals_played or _added(self._scores, self.rules.teams) != self._totals:
+            del data["scores"]  # resumed from data without them: B9.1 could not hold
         return data
 
     @classmethod
@@ -291,7 +291,7 @@ def _read_scores(
                 raise InvalidPositionError(f"invalid match: scores[{i}] holds integers only")
             teams.append(TeamScore(*values))
         scores.append(DealScore(tuple(teams), final=True))
-    added = tuple(sum(s.teams[t].total for s in scores) for t in range(rules.teams))
+    added = _added(scores, rules.teams)
     if scores and added != totals:
         raise InvalidPositionError(
             f"invalid match: the deals' scores add up to {excerpt(list(added))}, not to the "
@@ -299,6 +299,11 @@ def _read_scores(
             rule="B9.1",
         )
     return tuple(scores)
+
+
+def _added(scores: tuple[DealScore, ...] | list[DealScore], teams: int) -> tuple[int, ...]:
+    """Each of the ``teams`` teams' deal scores added up (B9.1)."""
+    return tuple(sum(s.teams[t].total for s in scores) for t in range(teams))
 
 
 def _winner(totals: tuple[int, ...], rules: RuleSet) -> int | None:
