@@ -200,3 +200,56 @@ def test_record_types() -> None:
         records.dumps({})  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         records.replay({})  # type: ignore[arg-type]
+
+
+def play_on(match: Match, seed: int, deals: int) -> None:
+    """Finish ``deals`` deals of ``match`` by random play, then play ten moves more."""
+    rng = random.Random(seed)
+    for _ in range(deals):
+        while not match.deal.is_over:
+            match.deal.play(rng.choice(match.deal.legal_moves()))
+        match.next_deal()
+    for _ in range(10):
+        match.deal.play(rng.choice(match.deal.legal_moves()))
+
+
+@pytest.mark.parametrize("seed", [None, 21])
+def test_record_of_a_resumed_match_replays_from_where_it_took_up(seed: int | None) -> None:
+    # A match resumed from data (with or without its seed, its totals not zero): its
+    # record holds where it took up and its first deal's position, and replays to the
+    # same match (a record needed the seed, and replayed it from deal 0).
+    played = short_match().to_dict()
+    data = {k: played[k] for k in ("rules", "totals", "dealer", "deal")}
+    if seed is not None:
+        data.update(seed=seed, deals_played=played["deals_played"])
+    match = Match.from_dict(data)
+    assert match.start == {"totals": played["totals"], "deals_played": data.get("deals_played", 0)}
+    play_on(match, 3, 2)
+    record = records.record_match(match)
+    assert record.start == match.start and record.deals[0].start is not None
+    text = records.dumps(record)
+    validator("record").validate(json.loads(text))
+    again = records.replay(records.loads(text))
+    assert isinstance(again, Match)
+    assert again.totals == match.totals and again.deals_played == match.deals_played
+    assert again.deal.to_dict() == match.deal.to_dict()
+    assert Match.new(seed=1).start is None and records.record_match(Match.new(seed=1)).start is None
+
+
+def test_a_resumed_match_s_record_checks_its_start() -> None:
+    match = Match.from_dict({k: v for k, v in Match.new(seed=2).to_dict().items() if k != "seed"})
+    data = records.record_match(match).to_dict()
+    for start, message in [
+        ({"totals": [0, 0]}, "start must be an object with the keys totals and deals_played"),
+        ({"totals": ["0"], "deals_played": 0}, "start: totals must be a list of integers"),
+        ({"totals": [0, 0], "deals_played": -1}, "start: deals_played must be a whole number"),
+    ]:
+        with pytest.raises(RecordError, match=message):
+            records.loads(json.dumps({**data, "start": start}))
+    with pytest.raises(RecordError, match="totals must be 2 integers"):
+        records.replay(
+            records.loads(json.dumps({**data, "start": {"totals": [0], "deals_played": 0}}))
+        )
+    del data["start"]
+    with pytest.raises(RecordError, match="needs the match's seed, or its start"):
+        records.replay(records.loads(json.dumps(data)))

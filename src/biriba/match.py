@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from typing import Any, Final
@@ -39,6 +40,7 @@ class Match:
         "_finished",
         "_scores",
         "_seed",
+        "_start",
         "_totals",
         "_winner",
         "rules",
@@ -54,6 +56,7 @@ class Match:
     _dealer: int
     _deal: Deal
     _finished: tuple[Deal, ...]
+    _start: dict[str, Any] | None
 
     def __init__(self) -> None:
         raise TypeError("build a Match with Match.new(...) or Match.from_dict(...)")
@@ -81,6 +84,7 @@ class Match:
         match._dealer = dealer
         match._deal = Deal.new(rules, seed=match._deal_seed(0), dealer=dealer)
         match._finished = ()
+        match._start = None
         return match
 
     def _deal_seed(self, index: int) -> str | None:
@@ -116,6 +120,14 @@ class Match:
     def deals_played(self) -> int:
         """How many deals have been finished and added to the totals."""
         return self._deals_played
+
+    @property
+    def start(self) -> dict[str, Any] | None:
+        """Where a match resumed by :meth:`from_dict` took up: ``{"totals": [...],
+        "deals_played": n}`` as they were then (its first deal's position is that deal's
+        :attr:`Deal.start <biriba.Deal.start>`); ``None`` for a match built by
+        :meth:`new`. With the deals since, it is what a record of the match needs."""
+        return None if self._start is None else copy.deepcopy(self._start)
 
     @property
     def finished_deals(self) -> tuple[Deal, ...]:
@@ -159,8 +171,11 @@ class Match:
             )
 
     def _replace_deal(self, deal: Deal) -> None:
-        """Put ``deal`` (the same deal, played on) in place of the deal in progress."""
-        assert deal.seed == self._deal.seed and deal.dealer == self._dealer
+        """Put ``deal`` in place of the deal in progress: the same deal, played on, or
+        (for a match without a seed, whose deals are shuffled from fresh entropy) a deal
+        by the same dealer shuffled otherwise, as a record of the match gives it."""
+        assert deal.dealer == self._dealer
+        assert self._seed is None or deal.seed == self._deal.seed
         self._deal = deal
 
     # ------------------------------------------------------------------ positions
@@ -180,8 +195,9 @@ class Match:
             "scores": [[attrs.asdict(t) for t in s.teams] for s in self._scores],
             "winner": self._winner,
         }
-        if len(self._scores) != self._deals_played or _added(self._scores, self.rules.teams) != self._totals:
-            del data["scores"]  # resumed from data without them: B9.1 could not hold
+        added = _added(self._scores, self.rules.teams)
+        if len(self._scores) != self._deals_played or added != self._totals:
+            del data["scores"]  # resumed without them, or from other totals (B9.1)
         return data
 
     @classmethod
@@ -253,6 +269,7 @@ class Match:
         match._dealer = deal.dealer
         match._deal = deal
         match._finished = ()
+        match._start = {"totals": list(totals), "deals_played": played}
         return match
 
     def __repr__(self) -> str:

@@ -20,6 +20,7 @@ with its index, its text and the rule that refuses it.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import Mapping
@@ -92,11 +93,12 @@ class DealRecord:
 
 @attrs.frozen
 class MatchRecord:
-    """A match: its seed and every deal, with the running totals."""
+    """A match: its seed, or where it was resumed, and every deal, with the running
+    totals."""
 
     #: The rules: a preset's name, or a rule set's data.
     rules: str | dict[str, Any] = attrs.field(hash=False)
-    #: The match's seed.
+    #: The match's seed (``None`` for a match resumed without one).
     seed: int | str | None
     #: The deals, in order; the last may be unfinished.
     deals: tuple[DealRecord, ...]
@@ -104,10 +106,15 @@ class MatchRecord:
     totals: tuple[int, ...]
     #: The winning team, or ``None``.
     winner: int | None = None
+    #: For a match resumed from data (:attr:`Match.start <biriba.Match.start>`), the
+    #: totals and the count of deals played when it was resumed, ``{"totals": [...],
+    #: "deals_played": n}``; its first deal then starts from a position. ``None`` for
+    #: a match played from its seed's first deal.
+    start: dict[str, Any] | None = attrs.field(default=None, eq=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``match`` record of the schema)."""
-        return {
+        data = {
             "format": FORMAT,
             "version": VERSION,
             "kind": "match",
@@ -120,6 +127,9 @@ class MatchRecord:
             "totals": list(self.totals),
             "winner": self.winner,
         }
+        if self.start is not None:
+            data["start"] = copy.deepcopy(self.start)
+        return data
 
 
 Record = DealRecord | MatchRecord
@@ -146,7 +156,8 @@ def record_deal(deal: Deal) -> DealRecord:
 
 
 def record_match(match: Match) -> MatchRecord:
-    """The record of ``match``: its seed and every deal played since it was built."""
+    """The record of ``match``: its seed, or where it was resumed (:attr:`Match.start
+    <biriba.Match.start>`), and every deal played since it was built."""
     if not isinstance(match, Match):
         raise TypeError(f"record_match expects a Match, got {type(match).__name__}")
     deals = [record_deal(d) for d in match.finished_deals]
@@ -158,6 +169,7 @@ def record_match(match: Match) -> MatchRecord:
         deals=tuple(deals),
         totals=match.totals,
         winner=match.winner,
+        start=match.start,
     )
 
 
@@ -271,8 +283,9 @@ def from_dict(data: Any) -> Record:
         if winner is not None and not isinstance(winner, int):
             raise _fail("winner must be a team number or null")
         seed = data.get("seed")
-        if seed is not None and not isinstance(seed, int | str):
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
             raise _fail("seed must be an integer, a string or null")
+        start = _match_start(data.get("start"))
         rules = _rules_name(data, "record")
         deal_records = []
         for i, raw in enumerate(deals):
@@ -287,8 +300,25 @@ def from_dict(data: Any) -> Record:
             deals=tuple(deal_records),
             totals=tuple(totals),
             winner=winner,
+            start=start,
         )
     raise _fail(f"kind must be 'deal' or 'match', got {excerpt(kind)}")
+
+
+def _match_start(start: object) -> dict[str, Any] | None:
+    """A match record's ``start`` (where a resumed match took up), checked."""
+    if start is None:
+        return None
+    if not isinstance(start, Mapping) or set(start) != {"totals", "deals_played"}:
+        raise _fail("start must be an object with the keys totals and deals_played, or null")
+    totals, played = start["totals"], start["deals_played"]
+    if not isinstance(totals, list) or not all(
+        isinstance(t, int) and not isinstance(t, bool) for t in totals
+    ):
+        raise _fail("start: totals must be a list of integers")
+    if isinstance(played, bool) or not isinstance(played, int) or played < 0:
+        raise _fail("start: deals_played must be a whole number")
+    return {"totals": list(totals), "deals_played": played}
 
 
 def _rules_name(data: Mapping[str, Any], where: str) -> str | dict[str, Any]:
@@ -354,6 +384,37 @@ def _rules_of(record: Record, rules: RuleSet | None) -> RuleSet:
     return found
 
 
+def _first_of_match(record: MatchRecord, rules: RuleSet) -> Match:
+    """The match a match record starts from, its first deal not played yet: from the
+    seed, or for a match resumed from data, from where it was resumed (its totals and
+    deals played, and its first deal's starting position)."""
+    if record.start is None:
+        if record.seed is None:
+            raise RecordError("a match record needs the match's seed, or its start, to replay")
+        return Match.new(rules, seed=record.seed)
+    first = record.deals[0].start
+    if first is None:
+        raise RecordError(
+            "deal 0: a resumed match's record starts from its first deal's position", deal_index=0
+        )
+    try:
+        return Match.from_dict(
+            {
+                "rules": first.get("rules"),
+                "totals": record.start["totals"],
+                "dealer": first.get("dealer"),
+                "deal": first,
+                "deals_played": record.start["deals_played"],
+                "seed": record.seed,
+            },
+            rules,
+        )
+    except BiribaError as error:
+        raise RecordError(
+            f"deal 0: the record's start does not give a match: {error}", deal_index=0
+        ) from None
+
+
 def _replay_deal(record: DealRecord, rules: RuleSet, deal_index: int | None = None) -> Deal:
     where = "" if deal_index is None else f"deal {deal_index}: "
     try:
@@ -402,17 +463,17 @@ def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match:
     rules = _rules_of(record, rules)
     if isinstance(record, DealRecord):
         return _replay_deal(record, rules)
-    if record.seed is None:
-        raise RecordError("a match record needs the match's seed to replay")
-    match = Match.new(rules, seed=record.seed)
+    match = _first_of_match(record, rules)
     last = len(record.deals) - 1
     for i, deal_record in enumerate(record.deals):
         if match.is_over:
             raise RecordError(f"deal {i}: the match was already over (B9.2)", deal_index=i)
         expected = match.deal
-        if (
+        resumed_here = i == 0 and record.start is not None  # from its first position
+        if not resumed_here and (
             deal_record.start is not None
-            or deal_record.seed != expected.seed
+            # A match without a seed shuffles each deal from fresh entropy: any seed.
+            or (match.seed is not None and deal_record.seed != expected.seed)
             or deal_record.dealer != expected.dealer
         ):
             raise RecordError(
