@@ -106,9 +106,7 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
         data: object = parse_json(raw, "position or record", InvalidPositionError)
     except BiribaError as error:
         if args.move is None:
-            return _report(
-                out, args.json, {"valid": False, "error": "json", "reason": str(error)}
-            )
+            return _report(out, args.json, {"valid": False, "error": "json", "reason": str(error)})
         data = None  # check_move gives the verdict on text that is not JSON
     if isinstance(data, dict) and data.get("format") == records.FORMAT:
         if args.move is not None:
