@@ -103,10 +103,13 @@ def test_a_rule_set_built_in_code_is_checked_as_one_read_as_data() -> None:
 
     from biriba import BIRIBA, PileRestriction, RuleSet
 
-    with pytest.raises(BiribaError, match=r"pile_restriction must be 'no-discard-back' or"):
+    # A str is never a member of the enum, whatever it says: TypeError, the wrong type.
+    with pytest.raises(TypeError, match=r"pile_restriction must be a PileRestriction"):
         BIRIBA.evolve(name="x", pile_restriction="x")
     with pytest.raises(TypeError, match=r"pile_restriction must be a PileRestriction"):
         BIRIBA.evolve(name="x", pile_restriction="no-discard-back")
+    with pytest.raises(BiribaError, match=r"pile_restriction must be 'no-discard-back' or"):
+        RuleSet.from_dict({"name": "x", "pile_restriction": "x"})  # data: a value error
     with pytest.raises(BiribaError, match=r"sequence_bonus must be a list of two whole"):
         BIRIBA.evolve(name="x", sequence_bonus=(1,))
     with pytest.raises(BiribaError, match=r"target must be a whole number, at most"):
@@ -115,6 +118,20 @@ def test_a_rule_set_built_in_code_is_checked_as_one_read_as_data() -> None:
         BIRIBA.evolve(name="x", card_values=[0] * 14)
     with pytest.raises(BiribaError):
         RuleSet(name="x" * 81)
+    # A value of another type is a TypeError, in every field (API.md's errors), where
+    # "yes" for a bool and "1" for a number were BiribaError.
+    for field, wrong in [
+        ("groups", "yes"),
+        ("groups", 1),
+        ("max_substitutes", "1"),
+        ("max_substitutes", True),
+        ("players", "4"),
+        ("target", 1.5),
+        ("sequence_bonus", (1, "2")),
+        ("name", 7),
+    ]:
+        with pytest.raises(TypeError, match=rf"RuleSet\.{field} must be"):
+            BIRIBA.evolve(**{field: wrong})
     kept = BIRIBA.evolve(name="x", pile_restriction=PileRestriction.NO_TAKE_WITH_ONE_CARD)
     assert RuleSet.from_dict(kept.to_dict()) == kept
     for name in RuleSet.preset_names():

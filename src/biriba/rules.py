@@ -223,18 +223,41 @@ _EXPECTED: Final = {
 
 
 def _check_kind(key: str, kind: str, value: object) -> None:
-    """Raise unless ``value`` is what the field ``key`` of kind ``kind`` holds: the test
-    :meth:`RuleSet.from_dict` reads data with, so that a rule set built in code holds
-    nothing that one read as data could not (a :class:`~biriba.BiribaError` for a value
-    out of bounds or of the wrong shape, :class:`TypeError` for one of another type)."""
-    if _from_data(key, kind, _to_data(value)) != value or (
-        isinstance(value, list) or (kind in _ENUMS and not isinstance(value, enum.Enum))
-    ):
+    """Raise unless ``value`` is what the field ``key`` of kind ``kind`` holds:
+    :class:`TypeError` for a value of another type (``"yes"`` for a bool, a list for a
+    tuple), then the test :meth:`RuleSet.from_dict` reads data with, so that a rule set
+    built in code holds nothing that one read as data could not (a
+    :class:`~biriba.BiribaError` for a value out of bounds or of the wrong length)."""
+    if not _of_kind(kind, value):
         bare = kind.removesuffix(" | None")
         what = _EXPECTED.get(bare, bare).replace("a list", "a tuple")
         if bare in _ENUMS:
             what = f"a {bare} ({what})"
         raise TypeError(f"RuleSet.{key} must be {what}, got {type(value).__name__}")
+    _from_data(key, kind, _to_data(value))
+
+
+def _of_kind(kind: str, value: object) -> bool:
+    """Whether ``value`` has the Python type of a field of kind ``kind`` (its annotation),
+    whatever its value."""
+    if value is None:
+        return kind.endswith(" | None")
+    kind = kind.removesuffix(" | None")
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind in _ENUMS:
+        return isinstance(value, _ENUMS[kind])
+    if kind.startswith("tuple[int, "):
+        return isinstance(value, tuple) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        )
+    raise AssertionError(  # pragma: no cover - a field of a kind this reader does not know
+        f"a RuleSet field has a kind the reader does not know: {kind}"
+    )
 
 
 def _is_number(value: object) -> bool:
@@ -373,7 +396,9 @@ class RuleSet:
     wild_indices: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
+        if not isinstance(self.name, str):
+            raise TypeError(f"RuleSet.name must be a str, got {type(self.name).__name__}")
+        if not self.name:
             raise BiribaError("RuleSet.name must be a non-empty str")
         for field in attrs.fields(RuleSet):
             if field.init:
