@@ -134,6 +134,8 @@ _KOZI_FIRST: Final = Refusal(
 _NO_KOZI: Final = Refusal(
     "V1", "a bonus suit is named only by the first player, when the up-card is a joker"
 )
+_EMPTY_PILE: Final = Refusal("B4.1", "the discard pile is empty")
+_ONE_ON_ONE: Final = Refusal("Z4.4", "a player holding a single card may not take a one-card pile")
 _NO_REDRAW: Final = Refusal(
     "Z2.2", "redraw is allowed only right after the deal's first draw, once, before any meld"
 )
@@ -611,9 +613,9 @@ class Engine:
     ) -> Refusal | None:
         """Why the player may not take ``pile`` (B4.1, B4.2, B4.5; Z4.4), or ``None``."""
         if not pile:
-            return Refusal("B4.1", "the discard pile is empty")
+            return _EMPTY_PILE
         if self._no_take_with_one and len(pile) == 1 and size == 1:
-            return Refusal("Z4.4", "a player holding a single card may not take a one-card pile")
+            return _ONE_ON_ONE
         pile_card = self.barred_after_take(pile)
         barred = situation.hand[pile_card.index] + 1 if pile_card is not None else 0
         if size + len(pile) >= self.fewest_free[barred]:
