@@ -63,7 +63,6 @@ class Meld:
 
     __slots__ = (
         "_addable",
-        "_addable_naturals",
         "_bonus",
         "_ext",
         "_hash",
@@ -86,7 +85,6 @@ class Meld:
     _hash: int
     _ext: dict[int, tuple[Meld, ...]]
     _addable: tuple[int, ...]
-    _addable_naturals: tuple[int, ...]
     _memo: dict[int, Any]
     _points: int
     _bonus: int
@@ -297,28 +295,13 @@ class Meld:
     def candidate_indices(self) -> tuple[int, ...]:
         """The :attr:`Card.index` of every card that may extend the meld: a superset of
         those with an extension, cheap to compute (the naturals next to its ends or in a
-        substitute's place, and the substitutes), in increasing order. :meth:`extensions`
-        says which fit."""
+        substitute's place, and the substitutes). :meth:`extensions` says which fit."""
         try:
             return self._addable
         except AttributeError:
-            self._find_candidates()
-            return self._addable
-
-    def natural_candidate_indices(self) -> tuple[int, ...]:
-        """:meth:`candidate_indices` less the indices of :attr:`RuleSet.wild_indices
-        <biriba.RuleSet.wild_indices>`: all a move generator need look up for a hand
-        that holds none of those cards (most hands in play)."""
-        try:
-            return self._addable_naturals
-        except AttributeError:
-            self._find_candidates()
-            return self._addable_naturals
-
-    def _find_candidates(self) -> None:
-        every, naturals = _candidate_indices(self)
-        object.__setattr__(self, "_addable", every)
-        object.__setattr__(self, "_addable_naturals", naturals)
+            found = _candidate_indices(self)
+            object.__setattr__(self, "_addable", found)
+            return found
 
     # ------------------------------------------------------------------ dunder
     def __len__(self) -> int:
@@ -551,10 +534,9 @@ def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleS
 
 
 # ---------------------------------------------------------------------- extension
-def _candidate_indices(meld: Meld) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _candidate_indices(meld: Meld) -> tuple[int, ...]:
     """A superset of the cards that can extend ``meld``: its naturals' neighbours, the
-    naturals its substitutes stand for, and the substitutes (:func:`_candidates`); and
-    the same without the indices of :attr:`RuleSet.wild_indices`."""
+    naturals its substitutes stand for, and the substitutes (:func:`_candidates`)."""
     return _candidates(
         meld.rules, meld.kind, meld._suit_or_rank, meld._low, len(meld.cards), meld._subs
     )
@@ -563,18 +545,9 @@ def _candidate_indices(meld: Meld) -> tuple[tuple[int, ...], tuple[int, ...]]:
 @functools.lru_cache(maxsize=4096)
 def _candidates(
     rules: RuleSet, kind: MeldKind, suit_or_rank: int, low: int, n: int, places: tuple[int, ...]
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
+) -> tuple[int, ...]:
     """:func:`_candidate_indices` of a meld of ``kind`` and ``n`` cards, its substitutes
     at ``places``: they depend on nothing else, so melds of the same shape share them."""
-    every = _every_candidate(rules, kind, suit_or_rank, low, n, places)
-    wild = rules.wild_indices
-    return every, tuple([index for index in every if index not in wild])
-
-
-def _every_candidate(
-    rules: RuleSet, kind: MeldKind, suit_or_rank: int, low: int, n: int, places: tuple[int, ...]
-) -> tuple[int, ...]:
-    """The candidates of :func:`_candidates`, the substitutes' indices included."""
     if kind is MeldKind.WILD:
         return rules.wild_indices  # Z3.7: only substitutes
     subs = len(places)
