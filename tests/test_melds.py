@@ -622,6 +622,23 @@ _CANDIDATE_RULES = (
 )
 
 
+def grown_meld(rules: RuleSet, hand: tuple[Card, ...], picks: list[int]) -> Meld:
+    """A meld of ``hand`` (``picks[0]`` chooses it), grown by a few of its extensions
+    (the later picks), so as to reach the substitute limits; the example is dropped
+    when the hand holds no meld."""
+    jokers = [c for c in hand if c.is_joker][: rules.jokers]
+    hand = tuple(c for c in hand if not c.is_joker) + tuple(jokers)
+    options = enumerate_melds(hand, rules)
+    assume(options)
+    meld = options[picks[0] % len(options)] if picks else options[0]
+    for pick in picks[1:]:
+        grown = [m for i in range(53) for m in meld.extensions_of_index(i)]
+        if not grown:
+            break
+        meld = grown[pick % len(grown)]
+    return meld
+
+
 @settings(max_examples=150)
 @given(
     st.sampled_from(_CANDIDATE_RULES),
@@ -634,16 +651,7 @@ def test_B3_8_candidate_indices_hold_every_card_that_extends_a_meld(
     # A meld of the hand, grown by a few of its extensions (to reach the substitute
     # limits): every card with an extension is among its candidates, a superset that
     # the move generator relies on (B3.8 to B3.12, Z3.3, Z3.4, V7).
-    jokers = [c for c in hand if c.is_joker][: rules.jokers]
-    hand = tuple(c for c in hand if not c.is_joker) + tuple(jokers)
-    options = enumerate_melds(hand, rules)
-    assume(options)
-    meld = options[picks[0] % len(options)] if picks else options[0]
-    for pick in picks[1:]:
-        grown = [m for i in range(53) for m in meld.extensions_of_index(i)]
-        if not grown:
-            break
-        meld = grown[pick % len(grown)]
+    meld = grown_meld(rules, hand, picks)
     listed = set(meld.candidate_indices())
     for index in range(53):
         if meld.extensions_of_index(index):
@@ -663,16 +671,7 @@ def test_B3_8_a_group_or_wild_meld_says_whether_a_card_fits_without_making_the_r
     # resulting meld only when the move is played: the two must agree on every card
     # (B1.2, B3.1, B3.10, B3.12, Z3.4, Z3.7, V7), and a sequence must be left to
     # extensions(), where a card may have two places.
-    jokers = [c for c in hand if c.is_joker][: rules.jokers]
-    hand = tuple(c for c in hand if not c.is_joker) + tuple(jokers)
-    options = enumerate_melds(hand, rules)
-    assume(options)
-    meld = options[picks[0] % len(options)] if picks else options[0]
-    for pick in picks[1:]:
-        grown = [m for i in range(53) for m in meld.extensions_of_index(i)]
-        if not grown:
-            break
-        meld = grown[pick % len(grown)]
+    meld = grown_meld(rules, hand, picks)
     for index in range(53):
         fits = fits_in_one_place(meld, index)
         results = meld.extensions_of_index(index)
