@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from operator import mul
-from typing import Final
+from typing import Final, TypeGuard
 
 import attrs
 
@@ -91,8 +91,13 @@ def _family(instance: object, attribute: attrs.Attribute[str], value: str) -> No
         raise BiribaError(f"RuleSet.family must be 'biriba' or 'buraco', got {value!r:.40}")
 
 
+def _is_int(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is an int and not a bool (a bool is an int to Python)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not _is_int(value):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
     if value < 1:
         raise BiribaError(f"RuleSet.{attribute.name} must be at least 1, got {excerpt(value)}")
@@ -131,7 +136,7 @@ def _at_most(
 def check_number(value: object, kind: str, count: int) -> int:
     """``value`` if it is a ``kind`` (seat or team) number in ``0..count - 1`` (B1.1):
     else :class:`TypeError` (not an int) or :class:`~biriba.BiribaError`."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not _is_int(value):
         raise TypeError(f"a {kind} is an int, got {type(value).__name__}")
     if not 0 <= value < count:
         raise BiribaError(
@@ -153,7 +158,7 @@ def _three_or_more(instance: object, attribute: attrs.Attribute[int], value: int
 
 
 def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not _is_int(value):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
     if value < 0:
         raise BiribaError(f"RuleSet.{attribute.name} must not be negative, got {excerpt(value)}")
@@ -246,22 +251,20 @@ def _of_kind(kind: str, value: object) -> bool:
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
+        return _is_int(value)
     if kind == "str":
         return isinstance(value, str)
     if kind in _ENUMS:
         return isinstance(value, _ENUMS[kind])
     if kind.startswith("tuple[int, "):
-        return isinstance(value, tuple) and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value
-        )
+        return isinstance(value, tuple) and all(_is_int(v) for v in value)
     raise AssertionError(  # pragma: no cover - a field of a kind this reader does not know
         f"a RuleSet field has a kind the reader does not know: {kind}"
     )
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= _MAX_NUMBER
+    return _is_int(value) and abs(value) <= _MAX_NUMBER
 
 
 @attrs.frozen(cache_hash=True, kw_only=True)
@@ -396,13 +399,11 @@ class RuleSet:
     wild_indices: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise TypeError(f"RuleSet.name must be a str, got {type(self.name).__name__}")
-        if not self.name:
-            raise BiribaError("RuleSet.name must be a non-empty str")
         for field in attrs.fields(RuleSet):
             if field.init:
                 _check_kind(field.name, str(field.type), getattr(self, field.name))
+        if not self.name:
+            raise BiribaError("RuleSet.name must be a non-empty str")
         if self.players % self.teams:
             raise BiribaError(
                 f"RuleSet: {excerpt(self.players)} players do not split into "
