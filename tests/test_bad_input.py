@@ -185,7 +185,7 @@ def test_the_base_move_class_is_no_move() -> None:
         check_move(before, Move.__new__(Move))
 
 
-def test_a_view_built_by_hand_is_checked() -> None:
+def test_B1_1_and_B1_2_a_view_built_by_hand_is_checked() -> None:
     """A PlayerView changed with attrs.evolve into something no deal gives is refused
     with a library error (it escaped as AttributeError, AssertionError, IndexError)."""
     import random
