@@ -390,7 +390,7 @@ def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...
     wilds = tuple(sorted((i, counts[i]) for i in (1, 14, 27, 40, 52) if counts[i]))
     sub_cap = min(1, sum(c for _, c in wilds))
     general: list[Meld] = []
-    _enumerate_sequences(tuple(counts), BIRIBA, wilds, sub_cap, general)
+    _enumerate_sequences(bytes(counts), BIRIBA, wilds, sub_cap, general)
     # Without groups, melds_from_counts lists exactly the sequences, by the fast path.
     sequences_only = attrs.evolve(BIRIBA, groups=False)
     fast = melds_from_counts(tuple(counts), sequences_only)
@@ -581,7 +581,7 @@ def test_Z3_4_sequences_with_several_substitutes_are_listed_once_each(
     sub_cap = sum(c for _, c in wilds)
     general: list[Meld] = []
     rules = attrs.evolve(BURACO, groups=False, wild_melds=False)
-    _enumerate_sequences(tuple(counts), rules, wilds, sub_cap, general)
+    _enumerate_sequences(bytes(counts), rules, wilds, sub_cap, general)
     listed = melds_from_counts(tuple(counts), rules)
     assert len(listed) == len(set(listed))
     assert set(listed) == set(general)

@@ -287,11 +287,12 @@ JOKER: Final = _INTERNED[JOKER_INDEX]
 #: The 53 distinct cards, by :attr:`Card.index`.
 CARDS: Final = _INTERNED
 
-#: A multiset of cards as 53 counts indexed by :attr:`Card.index` (how the engine holds
-#: hands).
-Counts = tuple[int, ...]
+#: A multiset of cards as 53 counts indexed by :attr:`Card.index`, one byte a card (how
+#: the engine holds hands: a pack holds at most 16 copies of a card, and bytes are no
+#: container that Python's garbage collector would count or visit, as a tuple of ints is).
+Counts = bytes
 #: The counts of no card.
-EMPTY_COUNTS: Final[Counts] = (0,) * DISTINCT_CARDS
+EMPTY_COUNTS: Final[Counts] = bytes(DISTINCT_CARDS)
 
 
 def counts_of(cards: Iterable[Card]) -> Counts:
@@ -299,7 +300,7 @@ def counts_of(cards: Iterable[Card]) -> Counts:
     counts = [0] * DISTINCT_CARDS
     for card in cards:
         counts[card.index] += 1
-    return tuple(counts)
+    return bytes(counts)
 
 
 def cards_of(counts: Counts) -> tuple[Card, ...]:

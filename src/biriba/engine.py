@@ -103,10 +103,10 @@ def has_biriba(melds: Iterable[Meld]) -> bool:
 
 def _minus(counts: Counts, cards: Iterable[Card]) -> Counts:
     """``counts`` less ``cards``."""
-    out = list(counts)
+    out = bytearray(counts)
     for card in cards:
         out[card.index] -= 1
-    return tuple(out)
+    return bytes(out)
 
 
 # The refusals whose sentence never changes, made once: the look-ahead meets them often.
@@ -387,10 +387,10 @@ class Engine:
 
     def after_take(self, situation: Situation, pile: tuple[Card, ...]) -> Situation:
         """The :class:`Situation` after taking ``pile`` into the hand (B4.1, B4.2)."""
-        counts = list(situation.hand)
+        counts = bytearray(situation.hand)
         for card in pile:
             counts[card.index] += 1
-        return situation._replace(hand=tuple(counts), pile_card=self.barred_after_take(pile))
+        return situation._replace(hand=bytes(counts), pile_card=self.barred_after_take(pile))
 
     def short_of_minimum(self, melds: tuple[Meld, ...], opening: bool) -> int:
         """V3: how many points the team's melds, all laid this turn when ``opening``,
@@ -975,9 +975,9 @@ class Engine:
         takes the next morto, when the rule set says so (Z4.3)."""
         card = stock[-1]
         stock = stock[:-1]
-        counts = list(hands[seat])
+        counts = bytearray(hands[seat])
         counts[card.index] += 1
-        hands = replaced(hands, seat, tuple(counts))
+        hands = replaced(hands, seat, bytes(counts))
         sizes = replaced(sizes, seat, sizes[seat] + 1)
         if self._last_round and reserves and len(stock) <= self._stock_end:
             stock += reserves[0]  # Z4.3: in the order listed, the last card on top
@@ -1011,16 +1011,16 @@ def _taken(
 ) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Counts, ...]]:
     """``hands``, ``sizes`` and ``known`` with the discard pile ``pile`` taken into
     ``seat``'s hand, every card of it known to the table (B4.1; V1, the joker up-card)."""
-    counts = list(hands[seat])
-    seen = list(known[seat])
+    counts = bytearray(hands[seat])
+    seen = bytearray(known[seat])
     for card in pile:
         index = card.index
         counts[index] += 1
         seen[index] += 1
     return (
-        replaced(hands, seat, tuple(counts)),
+        replaced(hands, seat, bytes(counts)),
         replaced(sizes, seat, sizes[seat] + len(pile)),
-        replaced(known, seat, tuple(seen)),
+        replaced(known, seat, bytes(seen)),
     )
 
 
@@ -1033,18 +1033,18 @@ def _without(
 ) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Counts, ...]]:
     """``hands``, ``sizes`` and ``known`` with ``cards`` gone from ``seat``'s hand: a card
     played counts against a known copy."""
-    counts = list(hands[seat])
+    counts = bytearray(hands[seat])
     for card in cards:
         counts[card.index] -= 1
-    hands = replaced(hands, seat, tuple(counts))
+    hands = replaced(hands, seat, bytes(counts))
     sizes = replaced(sizes, seat, sizes[seat] - len(cards))
     held = known[seat]
     if held is not EMPTY_COUNTS:
-        still = list(held)
+        still = bytearray(held)
         for card in cards:
             if still[card.index]:
                 still[card.index] -= 1
-        known = replaced(known, seat, tuple(still) if any(still) else EMPTY_COUNTS)
+        known = replaced(known, seat, bytes(still) if any(still) else EMPTY_COUNTS)
     return hands, sizes, known
 
 
@@ -1057,15 +1057,15 @@ def _without_one(
 ) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Counts, ...]]:
     """:func:`_without` for the one card of index ``index``: a discard or an addition,
     the commonest moves."""
-    counts = list(hands[seat])
+    counts = bytearray(hands[seat])
     counts[index] -= 1
-    hands = replaced(hands, seat, tuple(counts))
+    hands = replaced(hands, seat, bytes(counts))
     sizes = replaced(sizes, seat, sizes[seat] - 1)
     held = known[seat]
     if held is not EMPTY_COUNTS and held[index]:
-        still = list(held)
+        still = bytearray(held)
         still[index] -= 1
-        known = replaced(known, seat, tuple(still) if any(still) else EMPTY_COUNTS)
+        known = replaced(known, seat, bytes(still) if any(still) else EMPTY_COUNTS)
     return hands, sizes, known
 
 

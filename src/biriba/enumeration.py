@@ -16,7 +16,7 @@ Every cache is bounded: the parts of at most ``_PLAN_LIMIT`` rule sets are kept,
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from biriba.cards import CARDS, Card
@@ -54,19 +54,19 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
             raise BiribaError(
                 f"B1.2: the hand holds {count} copies of {card}, the pack only {most}"
             )
-    return melds_from_counts(tuple(counts), rules)
+    return melds_from_counts(bytes(counts), rules)
 
 
-def melds_from_counts(counts: tuple[int, ...], rules: RuleSet) -> tuple[Meld, ...]:
-    """:func:`~biriba.enumerate_melds` on a tuple of 53 card counts (indexed by
-    :attr:`Card.index <biriba.Card.index>`)."""
+def melds_from_counts(counts: Sequence[int], rules: RuleSet) -> tuple[Meld, ...]:
+    """:func:`~biriba.enumerate_melds` on 53 card counts (indexed by :attr:`Card.index
+    <biriba.Card.index>`): ``bytes``, as the engine holds hands, or a tuple of ints."""
     out: list[Meld] = []
     for part in meld_parts(counts, rules):
         out += part.melds
     return tuple(out)
 
 
-def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
+def meld_parts(counts: Sequence[int], rules: RuleSet) -> list[Part]:
     """The melds of a hand of card counts, a :class:`Part` per suit and per rank.
 
     Groups come first, rank by rank, then sequences, suit by suit. A rank's groups are
@@ -78,8 +78,9 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     plan = _PLANS.get(rules)
     if plan is None:
         plan = _plan_for(rules)
-    # The hand as bytes, one a card: the cache keys are bytes too, which hash at once and
-    # which the garbage collector never has to visit.
+    # The hand as bytes, one a card (the engine's hands are bytes already: this is then
+    # the same object): the cache keys are bytes too, which hash at once and which the
+    # garbage collector never has to visit.
     raw = bytes(counts)
     # How many of each substitute the hand holds, in the order of rules.wild_indices (the
     # bytes sliced through an untyped name: mypyc 2.4 reads a slice held in a name as an
@@ -103,7 +104,7 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
                 key = raw[c:52:13] + wild_key + _TAGS[c]
                 found = cache.get(key)
                 if found is None:
-                    per_suit = counts[c:52:13]
+                    per_suit = raw[c:52:13]
                     wilds = plan.pairs(wild_key)
                     found = _store(
                         cache,
@@ -137,7 +138,7 @@ def meld_parts(counts: tuple[int, ...], rules: RuleSet) -> list[Part]:
     if sub_cap > 1:
         # Sequences with two substitutes or more (V7, Z3.4): the general enumerator.
         general: list[Meld] = []
-        _enumerate_sequences(counts, rules, plan.pairs(wild_key), sub_cap, general, 2)
+        _enumerate_sequences(raw, rules, plan.pairs(wild_key), sub_cap, general, 2)
         if general:
             out.append(Part(tuple(map(lay_unchecked, general))))
     if rules.wild_melds and n_wild >= rules.min_meld:
@@ -397,7 +398,7 @@ def _two_within_one(flags: bytes) -> bool:
 
 def _groups_of_rank(
     rank: int,
-    per_suit: tuple[int, ...],
+    per_suit: bytes,
     rules: RuleSet,
     wilds: Pairs,
     sub_cap: int,
@@ -610,7 +611,7 @@ _NATURALS_BY_RANK: Final = tuple(
 
 
 def _enumerate_sequences(
-    counts: tuple[int, ...],
+    counts: bytes,
     rules: RuleSet,
     wilds: Pairs,
     sub_cap: int,

@@ -42,7 +42,8 @@ class Position(NamedTuple):
     seat: int
     #: Where the seat to act stands in its turn.
     phase: Phase
-    #: Each seat's hand as 53 card counts (indexed by :attr:`Card.index <biriba.Card.index>`).
+    #: Each seat's hand as 53 card counts, one byte each (indexed by :attr:`Card.index
+    #: <biriba.Card.index>`).
     hands: tuple[Counts, ...]
     #: Each seat's number of cards: the sums of :attr:`hands`, kept because every
     #: legal-move call reads it.
