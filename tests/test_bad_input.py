@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biriba import BiribaError, Deal, Match, records
+from biriba import BiribaError, Deal, Match, parse_cards, records
 
 from .helpers import examples
 
@@ -206,3 +206,12 @@ def test_B1_1_and_B1_2_a_view_built_by_hand_is_checked() -> None:
         wrong.sample(random.Random(1))
     assert counted.value.rule == "B1.2"
     assert view.sample(random.Random(1)).view(0).to_dict() == view.to_dict()
+    # A hand of more copies of a card than a count of the engine holds (255): its moves
+    # are refused with B1.2 (it escaped as the ValueError of bytes()).
+    seat = BASE.to_move
+    assert seat is not None
+    mover = BASE.view(seat)
+    huge = attrs.evolve(mover, hand=parse_cards("AS") * 300)
+    with pytest.raises(BiribaError, match="300 copies of AS, more than any pack") as copies:
+        huge.legal_moves()
+    assert copies.value.rule == "B1.2"

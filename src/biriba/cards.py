@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Final, Self
 
 from biriba.display import picture
-from biriba.errors import NotationError
+from biriba.errors import BiribaError, NotationError
 from biriba.limits import check_text, excerpt
 from biriba.native import is_compiled
 
@@ -300,7 +300,14 @@ def counts_of(cards: Iterable[Card]) -> Counts:
     counts = [0] * DISTINCT_CARDS
     for card in cards:
         counts[card.index] += 1
-    return bytes(counts)
+    try:
+        return bytes(counts)
+    except ValueError:  # a count past 255 (a hand built by hand): no pack holds that many
+        index = max(range(DISTINCT_CARDS), key=counts.__getitem__)
+        raise BiribaError(
+            f"B1.2: {counts[index]:,} copies of {_INTERNED[index]}, more than any pack holds",
+            rule="B1.2",
+        ) from None
 
 
 def cards_of(counts: Counts) -> tuple[Card, ...]:
