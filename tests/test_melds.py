@@ -693,31 +693,3 @@ def test_B1_2_and_Z3_7_fits_in_one_place_refuses_what_extensions_refuse() -> Non
     assert fits_in_one_place(wild, C("2H").index) is True
     assert fits_in_one_place(wild, C("7H").index) is False  # Z3.7: substitutes only
     assert fits_in_one_place(Meld.parse("5H 6H 7H"), C("8H").index) is None
-
-
-@settings(max_examples=100)
-@given(
-    st.sampled_from(_CANDIDATE_RULES),
-    hands(max_size=10),
-    st.lists(st.integers(0, 10_000), max_size=4),
-)
-def test_B3_8_natural_candidates_are_the_candidates_less_the_substitutes(
-    rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
-) -> None:
-    # What the move generator looks up for a hand holding no twos and no joker: every
-    # candidate that such a hand could hold, in the same order.
-    jokers = [c for c in hand if c.is_joker][: rules.jokers]
-    hand = tuple(c for c in hand if not c.is_joker) + tuple(jokers)
-    options = enumerate_melds(hand, rules)
-    assume(options)
-    meld = options[picks[0] % len(options)] if picks else options[0]
-    for pick in picks[1:]:
-        grown = [m for i in range(53) for m in meld.extensions_of_index(i)]
-        if not grown:
-            break
-        meld = grown[pick % len(grown)]
-    every = meld.candidate_indices()
-    naturals = meld.natural_candidate_indices()
-    assert naturals == tuple(i for i in every if i not in rules.wild_indices)
-    # A hand without twos or jokers can hold no card of rules.wild_indices.
-    assert set(rules.wild_indices) <= {1, 14, 27, 40, 52}

@@ -23,16 +23,7 @@ from itertools import compress
 from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
-from biriba.cards import (
-    CARDS,
-    EMPTY_COUNTS,
-    JOKER_INDEX,
-    Card,
-    Counts,
-    Suit,
-    counts_of,
-    format_cards,
-)
+from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
 from biriba.enumeration import meld_parts, melds_from_counts
 from biriba.errors import InvalidMeldError
 from biriba.melds import Meld, fits_in_one_place
@@ -116,12 +107,6 @@ def _minus(counts: Counts, cards: Iterable[Card]) -> Counts:
     for card in cards:
         out[card.index] -= 1
     return bytes(out)
-
-
-#: The indices of the cards that may be substitutes under some rule set (B1.3, Z1.2,
-#: ``RuleSet.wild_indices``): the twos, then the joker.
-_TWO_C, _TWO_D, _TWO_H, _TWO_S = (suit * 13 + 1 for suit in range(4))
-_JK: Final = JOKER_INDEX
 
 
 # The refusals whose sentence never changes, made once: the look-ahead meets them often.
@@ -279,9 +264,6 @@ class Engine:
             rules.reserve_size >= max(self.free_hand, most_copies + 1) and not self._minimum
         )
         self._finish_cache: dict[Situation, bool] = {}
-        #: Whether a meld may hold more than one substitute (Z3.4, V7): then most melds
-        #: list every substitute among the cards that may be added to them.
-        self._many_substitutes = rules.max_substitutes is None or rules.max_substitutes > 1
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
         # A pickled engine is its rule set: it unpickles to the shared engine of that rule
@@ -519,16 +501,8 @@ class Engine:
                     after_refusal(situation, size, meld.cards, (*melds, meld)) is None
                 ):
                     moves.append(lay)
-        # Additions (B3.8 to B3.12). Where a meld may hold several substitutes, most
-        # melds list them all among their candidates: for a hand without one (nine in
-        # ten in random Buraco play), only the naturals among the candidates.
-        candidates = Meld.candidate_indices
-        if self._many_substitutes and not (
-            counts[_TWO_C] or counts[_TWO_D] or counts[_TWO_H] or counts[_TWO_S] or counts[_JK]
-        ):
-            candidates = Meld.natural_candidate_indices
-        for i, meld in enumerate(melds):
-            for idx in candidates(meld):
+        for i, meld in enumerate(melds):  # additions (B3.8 to B3.12)
+            for idx in meld.candidate_indices():
                 if counts[idx]:
                     adds = addition_moves(meld, i, idx)
                     if spare > 0:

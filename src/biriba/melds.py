@@ -63,7 +63,6 @@ class Meld:
 
     __slots__ = (
         "_addable",
-        "_addable_naturals",
         "_bonus",
         "_ext",
         "_hash",
@@ -86,7 +85,6 @@ class Meld:
     _hash: int
     _ext: dict[int, tuple[Meld, ...]]
     _addable: tuple[int, ...]
-    _addable_naturals: tuple[int, ...]
     _memo: dict[int, Any]
     _points: int
     _bonus: int
@@ -305,17 +303,6 @@ class Meld:
             object.__setattr__(self, "_addable", found)
             return found
 
-    def natural_candidate_indices(self) -> tuple[int, ...]:
-        """:meth:`candidate_indices` less the substitutes (:attr:`RuleSet.wild_indices
-        <biriba.RuleSet.wild_indices>`), in the same order: all a move generator need look
-        up for a hand that holds no substitute. Worked out on first use, then kept."""
-        try:
-            return self._addable_naturals
-        except AttributeError:
-            found = _naturals_among(self.candidate_indices(), self.rules)
-            _set_addable_naturals(self, found)
-            return found
-
     # ------------------------------------------------------------------ dunder
     def __len__(self) -> int:
         return len(self.cards)
@@ -386,15 +373,6 @@ _set_rules: Final = vars(Meld)["rules"].__set__
 _set_suit_or_rank: Final = vars(Meld)["_suit_or_rank"].__set__
 _set_low: Final = vars(Meld)["_low"].__set__
 _set_subs: Final = vars(Meld)["_subs"].__set__
-_set_addable_naturals: Final = vars(Meld)["_addable_naturals"].__set__
-
-
-@functools.lru_cache(maxsize=4096)
-def _naturals_among(candidates: tuple[int, ...], rules: RuleSet) -> tuple[int, ...]:
-    """``candidates`` less the indices of ``rules``' substitutes, in the same order (the
-    candidates are shared by melds of one shape, so this is worked out once per shape)."""
-    wild = rules.wild
-    return tuple([index for index in candidates if not wild[index]])
 
 
 # ---------------------------------------------------------------------- validation
