@@ -639,12 +639,16 @@ def grown_meld(rules: RuleSet, hand: tuple[Card, ...], picks: list[int]) -> Meld
     return meld
 
 
-@settings(max_examples=150)
-@given(
+#: The examples of :func:`grown_meld`: a rule set, a hand, and the picks.
+GROWN_MELDS = given(
     st.sampled_from(_CANDIDATE_RULES),
     hands(max_size=10),
     st.lists(st.integers(0, 10_000), max_size=4),
 )
+
+
+@settings(max_examples=150)
+@GROWN_MELDS
 def test_B3_8_candidate_indices_hold_every_card_that_extends_a_meld(
     rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
 ) -> None:
@@ -659,11 +663,7 @@ def test_B3_8_candidate_indices_hold_every_card_that_extends_a_meld(
 
 
 @settings(max_examples=150)
-@given(
-    st.sampled_from(_CANDIDATE_RULES),
-    hands(max_size=10),
-    st.lists(st.integers(0, 10_000), max_size=4),
-)
+@GROWN_MELDS
 def test_B3_8_a_group_or_wild_meld_says_whether_a_card_fits_without_making_the_result(
     rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
 ) -> None:
