@@ -22,6 +22,7 @@ from biriba import BIRIBA, BURACO, Deal, RuleSet
 from .helpers import run_script
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
+LONG_RUN = SCRIPT.with_name("long_run.py")
 
 
 def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) -> None:
@@ -164,3 +165,28 @@ def test_hands_are_bytes_the_collector_never_visits(rules: RuleSet) -> None:
         for counts in (*position.hands, *position.known):
             assert type(counts) is bytes and len(counts) == 53  # never tracked by gc
         assert [sum(hand) for hand in position.hands] == list(position.sizes)
+
+
+def test_the_long_run_benchmark_times_the_same_deals_both_ways(tmp_path: Path) -> None:
+    out = tmp_path / "long.json"
+    stdout = run_script(LONG_RUN, "--quick", "--rules", "buraco", "--runs", "2", "--out", str(out))
+    assert "long run / run.py's way" in stdout
+    results = json.loads(out.read_text())
+    assert results["rules"] == "buraco" and results["deals"] == 60
+    assert len(results["runs"]) == 2
+    for row in results["runs"]:
+        assert row["long_run_deals_per_s"] > 0 and row["run_py_deals_per_s"] > 0
+    ratios = sorted(r["long_run_deals_per_s"] / r["run_py_deals_per_s"] for r in results["runs"])
+    assert results["median_ratio"] == pytest.approx((ratios[0] + ratios[1]) / 2)
+
+
+def test_the_long_run_benchmark_refuses_an_unknown_rule_set() -> None:
+    done = subprocess.run(
+        [sys.executable, str(LONG_RUN), "--quick", "--rules", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "no rule set named 'nope'" in done.stderr
