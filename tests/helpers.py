@@ -213,15 +213,30 @@ def candidate_moves(deal: Deal, rng: random.Random, per_meld: int | None = None)
     return out
 
 
-def run_script(script: Path, *args: str, timeout: int = 120) -> str:
-    """Run ``python script *args`` and return what it printed; the test fails, showing
-    the script's standard error, if it exits with anything but 0."""
-    done = subprocess.run(
+def _run_script(
+    script: Path, args: tuple[str, ...], timeout: int
+) -> subprocess.CompletedProcess[str]:
+    """``python script *args`` run to the end, its output captured."""
+    return subprocess.run(
         [sys.executable, str(script), *args],
         capture_output=True,
         text=True,
         timeout=timeout,
         check=False,
     )
+
+
+def run_script_refused(script: Path, *args: str, timeout: int = 120) -> str:
+    """Run ``python script *args``, expecting it to refuse its arguments: the test fails
+    unless it exits with 2 (argparse's usage error); returns its standard error."""
+    done = _run_script(script, args, timeout)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    return done.stderr
+
+
+def run_script(script: Path, *args: str, timeout: int = 120) -> str:
+    """Run ``python script *args`` and return what it printed; the test fails, showing
+    the script's standard error, if it exits with anything but 0."""
+    done = _run_script(script, args, timeout)
     assert done.returncode == 0, done.stderr
     return done.stdout

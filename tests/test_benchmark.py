@@ -10,8 +10,6 @@ import gc
 import importlib.util
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,7 @@ import pytest
 import biriba
 from biriba import BIRIBA, BURACO, Deal, RuleSet
 
-from .helpers import run_script
+from .helpers import run_script, run_script_refused
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 LONG_RUN = SCRIPT.with_name("long_run.py")
@@ -66,15 +64,8 @@ def test_the_reference_can_be_left_out_and_is_refused_when_missing(tmp_path: Pat
     assert "OpenSpiel gin rummy" in stdout
     assert "open_spiel_gin_rummy_games_per_s" not in json.loads(out.read_text())
     if importlib.util.find_spec("pyspiel") is None:
-        done = subprocess.run(
-            [sys.executable, str(SCRIPT), "--quick", "--openspiel", "--out", str(out)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 2
-        assert "needs the open_spiel package" in done.stderr
+        refused = run_script_refused(SCRIPT, "--quick", "--openspiel", "--out", str(out))
+        assert "needs the open_spiel package" in refused
 
 
 def test_the_search_benchmark_reports_every_collector_setting(tmp_path: Path) -> None:
@@ -181,12 +172,5 @@ def test_the_long_run_benchmark_times_the_same_deals_both_ways(tmp_path: Path) -
 
 
 def test_the_long_run_benchmark_refuses_an_unknown_rule_set() -> None:
-    done = subprocess.run(
-        [sys.executable, str(LONG_RUN), "--quick", "--rules", "nope"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 2
-    assert "no rule set named 'nope'" in done.stderr
+    refused = run_script_refused(LONG_RUN, "--quick", "--rules", "nope")
+    assert "no rule set named 'nope'" in refused
