@@ -36,8 +36,18 @@ from biriba import (
     records,
 )
 from biriba.bots import GreedyBot, RandomBot, play_deal
+from biriba.engine import Engine, Situation
 
-from .helpers import PROFILE, candidate_moves, cards_in_play, deal_at, examples, position, texts
+from .helpers import (
+    PROFILE,
+    candidate_moves,
+    cards_in_play,
+    deal_at,
+    examples,
+    position,
+    rejects,
+    texts,
+)
 
 #: Random deals per preset: 200 in the ``ci`` profile (``.ci/run``), fewer in the README's
 #: quicker test command.
@@ -429,6 +439,122 @@ def test_V3_later_turns_are_free() -> None:
     assert deal.to_dict()["opening"] is False
     deal.play("meld 3C 4C 5C")
     deal.play("discard 9D")
+
+
+#: Every substitute of the ``biriba`` pack: the eight twos and the four jokers (B1.2, B1.3).
+ALL_WILD = "2C 2C 2D 2D 2H 2H 2S 2S JK JK JK JK"
+
+
+def test_V3_a_hand_full_of_substitutes_that_cannot_reach_the_minimum(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """B4.5's look-ahead on a 20-card hand: every substitute and AC 3C to 9C, under a
+    minimum of 200. A meld holds at most one substitute and at least two cards that are
+    not (B3.3): the 8 clubs and the two 2C natural at rank 2 (B3.6) make at most 5 melds,
+    so at most 5 substitutes are laid: 60 + 20 + 4 * 20 + 10 = 170, and the hand cannot
+    empty into its packet. No meld nor addition is legal, and the hand may discard.
+
+    The search once tried every way of laying the substitutes (minutes for this
+    position): the look-ahead here is held to a few thousand steps, so that the test
+    fails at once rather than slowly if it ever does so again."""
+    steps = 0
+    can_finish = Engine.can_finish
+
+    def counted(engine: Engine, situation: Situation) -> bool:
+        nonlocal steps
+        steps += 1
+        assert steps < 5_000, "the V3 look-ahead searched every way of laying the hand"
+        return can_finish(engine, situation)
+
+    monkeypatch.setattr(Engine, "can_finish", counted)
+    rules = BIRIBA.evolve(name="min-200", entry_minimum=200)
+    deal = deal_at(rules=rules, hands={0: f"{ALL_WILD} AC 3C 4C 5C 6C 7C 8C 9C"})
+    assert {m.split()[0] for m in texts(deal)} == {"discard"}
+    rejects(deal, "meld JK 2C 3C", "V3")
+    rejects(deal, "meld 3C 4C 5C", "V3")
+
+
+def test_V3_a_hand_of_many_substitutes_that_can_reach_the_minimum() -> None:
+    """The bound that refuses the hand above counts only what the melds could hold: with
+    enough naturals to hold the substitutes, melds leading to the minimum stay legal.
+    Under a minimum of 120, seven substitutes with AC to 9C (170 points in all, of which
+    the melds could hold 150: four melds of two naturals and a joker, 2C natural at rank
+    2): a meld without a substitute still leaves 135 within reach, and once the team has
+    laid it the discard waits for the minimum."""
+    rules = BIRIBA.evolve(name="min-120", entry_minimum=120)
+    deal = deal_at(rules=rules, hands={0: "JK JK JK JK 2D 2D 2C AC 3C 4C 5C 6C 7C 8C 9C"})
+    legal = texts(deal)
+    assert {"meld JK 4C 5C", "meld 4C 5C 6C", "meld 2C 3C 4C"} <= legal
+    deal.play("meld 4C 5C 6C")
+    rejects(deal, "discard 9C", "V3")  # 15 of 120 laid
+    # 35, 5, 40, 15 and 20 more: 130.
+    for move in (
+        "meld JK 2C 3C",
+        "add 0 7C",
+        "meld 8C 9C JK",
+        "add 1 AC",
+        "add 0 JK -> 4C 5C 6C 7C JK",
+    ):
+        deal.play(move)
+    deal.play("discard 2D")
+    assert deal.to_move == 1
+
+
+class _UnprunedEngine(Engine):
+    """The V3 look-ahead with only its plain bound (every card's value, with the
+    packet's, B5.3): it searches more, never less. The oracle for the bound on what the
+    melds could hold of a hand of many substitutes."""
+
+    def _beyond_melds(self, situation: Situation, short: int) -> bool:
+        return False
+
+
+#: The substitutes of the ``biriba`` pack, and naturals of two suits' low ranks and of
+#: one rank: hands drawn from them can make many melds with substitutes, or few.
+_WILDS = parse_cards(ALL_WILD)
+_NATURALS = parse_cards("AC AC 3C 3C 4C 4C 5C 6C 7C 8C AH 3H 4H 5H 5H 6H 7H 7D 7S KD KS KH")
+
+
+@st.composite
+def v3_rule_sets(draw: st.DrawFn) -> RuleSet:
+    """``biriba`` with an entry minimum (V3) and options that change what melds hold."""
+    changes: dict[str, Any] = {"entry_minimum": draw(st.sampled_from([50, 90, 120, 160]))}
+    for flag in ("groups", "twos_always_wild", "reserve_needs_biriba"):
+        if draw(st.booleans()):
+            changes[flag] = draw(st.booleans())
+    if draw(st.booleans()):
+        changes["max_substitutes"] = draw(st.sampled_from([None, 1, 2]))
+    try:
+        return BIRIBA.evolve(name="v3", **changes)
+    except BiribaError:
+        assume(False)
+        raise  # pragma: no cover - assume(False) stops the example
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    v3_rule_sets(),
+    st.lists(st.sampled_from(range(len(_WILDS))), min_size=4, max_size=8, unique=True),
+    st.lists(st.sampled_from(range(len(_NATURALS))), min_size=2, max_size=8, unique=True),
+    st.booleans(),
+)
+def test_V3_the_bound_on_what_melds_hold_lists_the_same_moves(
+    rules: RuleSet, wilds: list[int], naturals: list[int], packet: bool
+) -> None:
+    """B4.5 under V3: a hand of many substitutes and some naturals, in a turn that must
+    reach the minimum, has the same legal moves at every position down a line of play as
+    the search with only the plain bound (the whole hand's value) finds."""
+    hand = " ".join(str(c) for c in [_WILDS[i] for i in wilds] + [_NATURALS[i] for i in naturals])
+    if packet or rules.reserve_needs_biriba:  # the hand may empty into its packet (B5.3)
+        deal = deal_at(rules=rules, hands={0: hand})
+    else:  # the packet received earlier (V4: without a biriba)
+        deal = deal_at(rules=rules, hands={0: hand}, received=(True, False), reserves_left=1)
+    oracle = _UnprunedEngine(rules)
+    rng = random.Random(len(hand))
+    while deal.phase is Phase.PLAY and deal.to_move == 0:
+        listed = deal.legal_moves()
+        assert listed == oracle.legal_moves(deal.position)
+        deal.play(rng.choice(listed))
 
 
 # ---------------------------------------------------------------- V5, V6, V7

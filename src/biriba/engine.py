@@ -26,7 +26,7 @@ from biriba import enumeration
 from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
 from biriba.enumeration import meld_parts, melds_from_counts
 from biriba.errors import InvalidMeldError
-from biriba.melds import Meld, fits_in_one_place
+from biriba.melds import Meld, fits_in_one_place, sequence_suit
 from biriba.moves import (
     AddToMeld,
     Discard,
@@ -233,6 +233,20 @@ class Engine:
         self._kozi = rules.bonus_suit_bonus is not None
         #: V3: the entry minimum, 0 for none.
         self._minimum = rules.entry_minimum
+        #: V3: whether :meth:`_most_points` may count substitutes by the melds that could
+        #: hold them (every meld holds one at most, B3.3, and no meld is of substitutes
+        #: only, Z3.7), and each card's role there: 0 a natural, 1 a two that may stand
+        #: natural at rank 2 of its own suit (B3.6), 2 a substitute always.
+        self._one_substitute = rules.max_substitutes == 1 and not rules.wild_melds
+        self._roles = tuple(
+            0
+            if not rules.wild[card.index]
+            else 1
+            if card.rank == 2 and not rules.twos_always_wild
+            else 2
+            for card in CARDS
+        )
+        self._natural_twos = tuple(i for i, role in enumerate(self._roles) if role == 1)
         #: The stock's size right after dealing: a draw from a stock of that size (the
         #: reserves all still there) is the deal's first draw (Z2.2), and a pile of one
         #: card then is the up-card (V1).
@@ -788,7 +802,7 @@ class Engine:
                 return True
             if size == 1 and not barred and self.hand_discard_refusal(situation, 1) is None:
                 return True
-        elif self._most_points(situation) < short:
+        elif self._card_points(situation) < short:
             return False  # V3: the whole hand, and the packet it may empty into, is worth less
         cache = self._finish_cache
         key = situation
@@ -801,22 +815,107 @@ class Engine:
         if found is None:
             if len(cache) >= _FINISH_CACHE_LIMIT:
                 cache.clear()
-            found = any(
+            found = not (short and self._beyond_melds(situation, short)) and any(
                 self.after_refusal(situation, size, removed, after) is None
                 for removed, after in self._melding_options(situation)
             )
             cache[key] = found
         return found
 
-    def _most_points(self, situation: Situation) -> int:
-        """V3: the most points the team could still lay this turn from ``situation``: the
-        value of every card in hand and, when the hand may still empty into a packet (B5.3),
-        of every card of the packet too."""
+    def _card_points(self, situation: Situation) -> int:
+        """V3: the value of every card in hand and, when the hand may still empty into a
+        packet (B5.3), of every card of the packet too: the plain bound on what the team
+        can still lay this turn."""
         rules = self.rules
         most = rules.counts_value(situation.hand)
         if situation.packet is not None:
             most += rules.cards_value(situation.packet)
         return most
+
+    def _beyond_melds(self, situation: Situation, short: int) -> bool:
+        """V3: whether, for a hand of many substitutes, what the melds could hold of it is
+        worth less than the ``short`` points the team still lacks (:meth:`_most_points`).
+        Asked once per situation the look-ahead meets (its answer is cached with the
+        situation's), after :meth:`_card_points` has found the whole hand worth enough."""
+        if not self._one_substitute:
+            return False
+        hand = situation.hand
+        held = sum([hand[index] for index in self.rules.wild_indices])
+        if held < _MANY_SUBSTITUTES:
+            return False
+        # The places for substitutes are at least the melds on the table plus half the
+        # hand's other cards, every two counted natural: with no more substitutes than
+        # that, the hand alone bounds nothing below _card_points.
+        twos = sum([hand[index] for index in self._natural_twos])
+        if held <= len(situation.melds) + (sum(hand) - held + twos) // 2:
+            return False
+        return self._most_points(situation) < short
+
+    def _most_points(self, situation: Situation) -> int:
+        """V3, where every meld holds one substitute at most (B3.3): at least the most
+        points the team could still lay this turn from ``situation`` (:meth:`_layable`).
+        The packet counts only if the hand could empty into it (B5.3): only if every card
+        of the hand could be laid, its substitutes included."""
+        hand, melds, _, packet, _, _ = situation
+        sequences = [0, 0, 0, 0, 0]  # by suit, and at -1 every other meld
+        for meld in melds:
+            sequences[sequence_suit(meld)] += 1
+        points, everything = self._layable(hand, len(melds), sequences)
+        if packet is None or not everything:
+            return points
+        both = bytearray(hand)
+        for card in packet:
+            both[card.index] += 1
+        return self._layable(bytes(both), len(melds), sequences)[0]
+
+    def _layable(self, counts: Counts, on_table: int, sequences: list[int]) -> tuple[int, bool]:
+        """V3, where every meld holds one substitute at most: a bound on the points of
+        the cards ``counts`` that can still be laid, the team having ``on_table`` melds,
+        ``sequences[s]`` of them sequences of suit ``s``; and whether every one of those
+        cards might be laid.
+
+        It counts what the table could hold at the end of the turn, whatever the order
+        of the moves: every meld then holds one substitute at most (B3.3), and a new meld
+        at least two cards that are not substitutes (B3.1: three cards or more), all
+        from ``counts``. A two is not a substitute only at rank 2 of a sequence of its own
+        suit (B3.6, Z3.5), one per sequence, which also holds a natural of that suit
+        that is not a two, or is on the table already. So at most ``t`` twos of a suit
+        stand natural, ``t`` the fewest of its twos and of its other naturals plus its
+        sequences on the table; and the substitutes laid are at most the melds on the
+        table plus half the naturals and natural twos. The bound counts every natural,
+        those twos, and the most valuable substitutes that many places can take.
+        """
+        rules = self.rules
+        values = rules.values
+        roles = self._roles
+        # Every card, less the substitutes and the twos, which only the wild indices hold.
+        naturals = sum(counts)
+        points = rules.counts_value(counts)
+        twos: list[tuple[int, int, int]] = []  # (suit, copies, value): twos that may stand
+        substitutes: list[int] = []  # the value of each substitute
+        for index in rules.wild_indices:
+            count = counts[index]
+            if not count:
+                continue
+            naturals -= count
+            points -= count * values[index]
+            if roles[index] == 1:
+                twos.append((index // 13, count, values[index]))
+            else:
+                substitutes += [values[index]] * count
+        for suit, count, value in twos:
+            # The naturals of the suit that are not twos: its 13 cards less its two.
+            first = suit * 13
+            partners = sum(counts[first : first + 13]) - count + sequences[suit]
+            natural = min(count, partners)
+            naturals += natural
+            points += natural * value
+            substitutes += [value] * (count - natural)
+        places = on_table + naturals // 2
+        if places >= len(substitutes):
+            return points + sum(substitutes), True
+        substitutes.sort(reverse=True)
+        return points + sum(substitutes[:places]), False
 
     def _melding_options(
         self, situation: Situation
@@ -993,6 +1092,12 @@ class Engine:
         """Whether discarding the last card closes, the team's melds being ``melds`` (B6.1:
         its reserve received and a biriba on the table; Z4.2: going out)."""
         return received and (not self.rules.close_needs_biriba or has_biriba(melds))
+
+
+#: V3: the fewest substitutes in hand for which :meth:`Engine._out_of_reach` works out
+#: what the melds could hold of them: a hand of fewer seldom has more than they can
+#: hold, and random play under a minimum met such hands at every step of its searches.
+_MANY_SUBSTITUTES: Final = 4
 
 
 #: The tuple constructor, called as ``_new_position(Position, fields)`` with the fields

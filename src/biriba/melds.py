@@ -595,6 +595,13 @@ _ENDS: Final[dict[tuple[bool, bool], tuple[bool, ...]]] = {
 _SUBSTITUTES, _ROOM, _FIT = 0, 1, 2
 
 
+def sequence_suit(meld: Meld) -> int:
+    """The suit of ``meld`` as an int (0 clubs to 3 spades) if it is a sequence, else -1:
+    :attr:`Meld.suit` without making a :class:`~biriba.Suit`, for the look-ahead's
+    bound (V3)."""
+    return meld._suit_or_rank if meld.kind is MeldKind.SEQUENCE else -1
+
+
 def fits_in_one_place(meld: Meld, index: int) -> bool | None:
     """Whether the card of index ``index`` can be added to ``meld`` when the meld takes
     a card in one place at most (a group, a meld of substitutes), found without making
