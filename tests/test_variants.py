@@ -22,6 +22,7 @@ from biriba import (
     Deal,
     IllegalMoveError,
     InvalidMeldError,
+    LayMeld,
     Match,
     Meld,
     Move,
@@ -36,7 +37,7 @@ from biriba import (
     records,
 )
 from biriba.bots import GreedyBot, RandomBot, play_deal
-from biriba.engine import Engine, Situation
+from biriba.engine import Engine, Situation, engine_for
 
 from .helpers import (
     PROFILE,
@@ -534,8 +535,10 @@ def v3_rule_sets(draw: st.DrawFn) -> RuleSet:
 @settings(max_examples=examples(150), deadline=None)
 @given(
     v3_rule_sets(),
-    st.lists(st.sampled_from(range(len(_WILDS))), min_size=4, max_size=8, unique=True),
-    st.lists(st.sampled_from(range(len(_NATURALS))), min_size=2, max_size=8, unique=True),
+    # Small hands: the oracle's search grows fast with the hand (ten cards or more of
+    # which six substitutes can take it minutes).
+    st.lists(st.sampled_from(range(len(_WILDS))), min_size=4, max_size=6, unique=True),
+    st.lists(st.sampled_from(range(len(_NATURALS))), min_size=2, max_size=5, unique=True),
     st.booleans(),
 )
 def test_V3_the_bound_on_what_melds_hold_lists_the_same_moves(
@@ -555,6 +558,47 @@ def test_V3_the_bound_on_what_melds_hold_lists_the_same_moves(
         listed = deal.legal_moves()
         assert listed == oracle.legal_moves(deal.position)
         deal.play(rng.choice(listed))
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(
+    st.lists(st.sampled_from(range(len(_WILDS))), min_size=4, max_size=6, unique=True),
+    st.lists(st.sampled_from(range(len(_NATURALS))), min_size=2, max_size=5, unique=True),
+    st.booleans(),
+)
+def test_V3_the_bound_is_never_below_what_a_hand_can_lay(
+    wilds: list[int], naturals: list[int], groups: bool
+) -> None:
+    """The bound on what the melds could hold of a hand (V3, B3.3) is never below the
+    most it can lay in fact: the highest entry minimum under which the plain search still
+    finds a legal meld in the opening turn (found by halving, minimums being multiples of
+    5) is at most the bound."""
+    cards = [_WILDS[i] for i in wilds] + [_NATURALS[i] for i in naturals]
+    hand = " ".join(str(c) for c in cards)
+
+    def deal_under(minimum: int) -> Deal:
+        rules = BIRIBA.evolve(
+            name="v3", entry_minimum=minimum, groups=groups, reserve_needs_biriba=False
+        )
+        return deal_at(rules=rules, hands={0: hand}, received=(True, False), reserves_left=1)
+
+    def can_open(minimum: int) -> bool:
+        deal = deal_under(minimum)
+        oracle = _UnprunedEngine(deal.rules)
+        return any(isinstance(m, LayMeld) for m in oracle.legal_moves(deal.position))
+
+    if not can_open(5):
+        return  # no meld at all
+    low, high = 1, sum(BIRIBA.card_value(c) for c in cards) // 5 + 1  # in fives
+    while high - low > 1:  # can_open(5 * low), not can_open(5 * high)
+        middle = (low + high) // 2
+        if can_open(5 * middle):
+            low = middle
+        else:
+            high = middle
+    deal = deal_under(5)
+    engine = engine_for(deal.rules)
+    assert engine._most_points(engine.situation(deal.position)) >= 5 * low
 
 
 # ---------------------------------------------------------------- V5, V6, V7
