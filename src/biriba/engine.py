@@ -217,7 +217,12 @@ class Engine:
     and caches, so one engine serves every deal of its rule set.
     """
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, *, plain_bound: bool = False) -> None:
+        """The engine of ``rules``. With ``plain_bound``, the V3 look-ahead bounds what a
+        hand can still lay by its cards' values alone (:meth:`_card_points`), never by
+        what its melds could hold (:meth:`_beyond_melds`): it searches more, never
+        less, and finds the same moves; the tests compare the two. Share engines
+        through :func:`engine_for`, which makes them without it."""
         #: The rule set.
         self.rules = rules
         self._players = rules.players
@@ -237,7 +242,9 @@ class Engine:
         #: hold them (every meld holds one at most, B3.3, and no meld is of substitutes
         #: only, Z3.7), and each card's role there: 0 a natural, 1 a two that may stand
         #: natural at rank 2 of its own suit (B3.6), 2 a substitute always.
-        self._one_substitute = rules.max_substitutes == 1 and not rules.wild_melds
+        self._one_substitute = (
+            rules.max_substitutes == 1 and not rules.wild_melds and not plain_bound
+        )
         self._roles = tuple(
             0
             if not rules.wild[card.index]
