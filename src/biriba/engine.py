@@ -238,7 +238,7 @@ class Engine:
         self._kozi = rules.bonus_suit_bonus is not None
         #: V3: the entry minimum, 0 for none.
         self._minimum = rules.entry_minimum
-        #: V3: whether :meth:`_most_points` may count substitutes by the melds that could
+        #: V3: whether :meth:`_beyond_melds` may count substitutes by the melds that could
         #: hold them (every meld holds one at most, B3.3, and no meld is of substitutes
         #: only, Z3.7), and each card's role there: 0 a natural, 1 a two that may stand
         #: natural at rank 2 of its own suit (B3.6), 2 a substitute always.
@@ -1101,9 +1101,11 @@ class Engine:
         return received and (not self.rules.close_needs_biriba or has_biriba(melds))
 
 
-#: V3: the fewest substitutes in hand for which :meth:`Engine._out_of_reach` works out
+#: V3: the fewest substitutes in hand for which :meth:`Engine._beyond_melds` works out
 #: what the melds could hold of them: a hand of fewer seldom has more than they can
-#: hold, and random play under a minimum met such hands at every step of its searches.
+#: hold, and random play under a minimum meets such hands at every step of its
+#: searches (working it out for them made random deals under minimums of 100 and 120
+#: 25 to 35% slower).
 _MANY_SUBSTITUTES: Final = 4
 
 
