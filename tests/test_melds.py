@@ -664,6 +664,24 @@ def test_B3_8_candidate_indices_hold_every_card_that_extends_a_meld(
 
 @settings(max_examples=150)
 @GROWN_MELDS
+def test_B3_8_natural_candidate_indices_are_the_candidates_less_the_substitutes(
+    rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
+) -> None:
+    # A hand without substitutes is offered additions from natural_candidate_indices
+    # only: it must be candidate_indices in the same order, less every substitute's
+    # index (B1.3, Z1.2), whichever of the two is asked first.
+    meld = grown_meld(rules, hand, picks)
+    fresh = Meld.from_cards(meld.cards, rules)
+    natural = fresh.natural_candidate_indices()
+    assert natural == tuple(i for i in meld.candidate_indices() if not rules.wild[i])
+    assert fresh.candidate_indices() == meld.candidate_indices()
+    for index in range(53):
+        if meld.extensions_of_index(index) and not rules.wild[index]:
+            assert index in natural, (str(meld), str(Card.from_index(index)))
+
+
+@settings(max_examples=150)
+@GROWN_MELDS
 def test_B3_8_a_group_or_wild_meld_says_whether_a_card_fits_without_making_the_result(
     rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
 ) -> None:

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import compress
-from typing import Final, NamedTuple, TypeVar
+from typing import Any, Final, NamedTuple, TypeVar
 
 from biriba import enumeration
 from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
-from biriba.enumeration import meld_parts, melds_from_counts
+from biriba.enumeration import meld_parts, melds_from_counts, substitute_runs
 from biriba.errors import InvalidMeldError
 from biriba.melds import Meld, fits_in_one_place, sequence_suit
 from biriba.moves import (
@@ -285,6 +285,12 @@ class Engine:
             rules.reserve_size >= max(self.free_hand, most_copies + 1) and not self._minimum
         )
         self._finish_cache: dict[Situation, bool] = {}
+        #: Two slices of a hand's counts giving those of its substitutes, and what each
+        #: gives for a hand holding none (a hand without substitutes is offered only
+        #: the natural additions, :meth:`play_moves`).
+        self._wild_first, self._wild_second = substitute_runs(rules)
+        self._no_wild_first = bytes(len(range(53)[self._wild_first]))
+        self._no_wild_second = bytes(len(range(53)[self._wild_second]))
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
         # A pickled engine is its rule set: it unpickles to the shared engine of that rule
@@ -522,8 +528,18 @@ class Engine:
                     after_refusal(situation, size, meld.cards, (*melds, meld)) is None
                 ):
                     moves.append(lay)
-        for i, meld in enumerate(melds):  # additions (B3.8 to B3.12)
-            for idx in meld.candidate_indices():
+        # Additions (B3.8 to B3.12). A hand without substitutes (nine in ten of the play
+        # positions of random deals) looks only at the melds' natural candidates: under
+        # Buraco a meld takes every substitute (Z3.4), most of its candidates.
+        hand: Any = counts  # sliced through an untyped name (see meld_parts)
+        natural_only = (
+            hand[self._wild_first] == self._no_wild_first
+            and hand[self._wild_second] == self._no_wild_second
+        )
+        for i, meld in enumerate(melds):
+            for idx in (
+                meld.natural_candidate_indices() if natural_only else meld.candidate_indices()
+            ):
                 if counts[idx]:
                     adds = addition_moves(meld, i, idx)
                     if spare > 0:
@@ -984,7 +1000,8 @@ class Engine:
                 phase = Phase.OVER
                 end_turn = False
         elif isinstance(move, DrawStock):
-            if self._redraws and self.first_turn(position):
+            # (The stock's size first: it rules out all but the deal's first draw.)
+            if self._redraws and len(stock) == self.full_stock and self.first_turn(position):
                 redraw = stock[-1]  # Z2.2: the deal's first draw
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
             passes = 0
@@ -1040,7 +1057,7 @@ class Engine:
             next_team = seat % self._teams
             if unactivated[next_team] == seat:  # B5.4: the receiver's next turn begins
                 unactivated = replaced(unactivated, next_team, None)
-            if self._last_round:
+            if self._last_round and not reserves:  # (with a morto left, it is not)
                 last_turn = self.last_turn_begins(stock, reserves)
             if self._minimum:
                 opening = not melds[next_team]

@@ -63,6 +63,7 @@ class Meld:
 
     __slots__ = (
         "_addable",
+        "_addable_natural",
         "_bonus",
         "_ext",
         "_hash",
@@ -85,6 +86,7 @@ class Meld:
     _hash: int
     _ext: dict[int, tuple[Meld, ...]]
     _addable: tuple[int, ...]
+    _addable_natural: tuple[int, ...]
     _memo: dict[int, Any]
     _points: int
     _bonus: int
@@ -121,7 +123,7 @@ class Meld:
         _set_suit_or_rank(meld, suit_or_rank)
         _set_low(meld, low)
         _set_subs(meld, subs)
-        # _hash, _ext and _addable are filled in when first needed: most melds the
+        # _hash, _ext and the _addable pair are filled in when first needed: most melds the
         # enumerator makes are never hashed nor extended.
         return meld
 
@@ -299,9 +301,27 @@ class Meld:
         try:
             return self._addable
         except AttributeError:
-            found = _candidate_indices(self)
-            object.__setattr__(self, "_addable", found)
-            return found
+            return self._find_candidates()[0]
+
+    def natural_candidate_indices(self) -> tuple[int, ...]:
+        """:meth:`candidate_indices` without the substitutes' indices (B1.3, Z1.2), in the
+        same order: all that a hand holding no substitute can add (a two standing
+        natural at rank 2 included: it is a substitute's index, and such a hand holds
+        none)."""
+        try:
+            return self._addable_natural
+        except AttributeError:
+            return self._find_candidates()[1]
+
+    def _find_candidates(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Work out and keep :meth:`candidate_indices` and
+        :meth:`natural_candidate_indices`, both at once."""
+        both = _candidates(
+            self.rules, self.kind, self._suit_or_rank, self._low, len(self.cards), self._subs
+        )
+        object.__setattr__(self, "_addable", both[0])
+        object.__setattr__(self, "_addable_natural", both[1])
+        return both
 
     # ------------------------------------------------------------------ dunder
     def __len__(self) -> int:
@@ -534,20 +554,24 @@ def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleS
 
 
 # ---------------------------------------------------------------------- extension
-def _candidate_indices(meld: Meld) -> tuple[int, ...]:
-    """A superset of the cards that can extend ``meld``: its naturals' neighbours, the
-    naturals its substitutes stand for, and the substitutes (:func:`_candidates`)."""
-    return _candidates(
-        meld.rules, meld.kind, meld._suit_or_rank, meld._low, len(meld.cards), meld._subs
-    )
-
-
 @functools.lru_cache(maxsize=4096)
 def _candidates(
     rules: RuleSet, kind: MeldKind, suit_or_rank: int, low: int, n: int, places: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:meth:`Meld.candidate_indices` and :meth:`Meld.natural_candidate_indices` of a
+    meld of ``kind`` and ``n`` cards, its substitutes at ``places``: they depend on
+    nothing else, so melds of the same shape share them."""
+    found = _all_candidates(rules, kind, suit_or_rank, low, n, places)
+    wild = rules.wild
+    return found, tuple([i for i in found if not wild[i]])
+
+
+def _all_candidates(
+    rules: RuleSet, kind: MeldKind, suit_or_rank: int, low: int, n: int, places: tuple[int, ...]
 ) -> tuple[int, ...]:
-    """:func:`_candidate_indices` of a meld of ``kind`` and ``n`` cards, its substitutes
-    at ``places``: they depend on nothing else, so melds of the same shape share them."""
+    """A superset of the cards that can extend a meld of ``kind`` and ``n`` cards, its
+    substitutes at ``places``: its naturals' neighbours, the naturals its substitutes
+    stand for, and the substitutes."""
     if kind is MeldKind.WILD:
         return rules.wild_indices  # Z3.7: only substitutes
     subs = len(places)
