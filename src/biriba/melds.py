@@ -304,10 +304,11 @@ class Meld:
             return self._find_candidates()[0]
 
     def natural_candidate_indices(self) -> tuple[int, ...]:
-        """:meth:`candidate_indices` without the substitutes' indices (B1.3, Z1.2), in the
-        same order: all that a hand holding no substitute can add (a two standing
-        natural at rank 2 included: it is a substitute's index, and such a hand holds
-        none)."""
+        """:meth:`candidate_indices` without the indices of the rule set's substitutes
+        (:attr:`RuleSet.wild_indices <biriba.RuleSet.wild_indices>`, B1.3, Z1.2), in the
+        same order: the cards a hand holding none of those can add. Where twos are
+        substitutes, no two is listed, even one that would stand natural at rank 2 of
+        its suit (B3.6): a hand without substitutes holds no two."""
         try:
             return self._addable_natural
         except AttributeError:
