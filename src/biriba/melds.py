@@ -788,11 +788,23 @@ def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | 
         incoming_sub = True
     else:
         return _FIT  # B3.12: the natural of that end's rank, or a substitute
-    shift = 1 if at_low else 0
-    subs = [p + shift for p in meld._subs if p != replace]
+    # The substitutes' places after the move, in order: the others keep their ranks
+    # (one place further on when the card goes below), the incoming one at the end.
+    held = meld._subs
+    if replace is not None:
+        shift = 1 if at_low else 0
+        subs = [p + shift for p in held if p != replace]
+    elif not held:
+        subs = []
+    elif at_low:
+        subs = [p + 1 for p in held]
+    else:
+        subs = list(held)
     if incoming_sub:
-        subs.append(0 if at_low else n)
-        subs.sort()
+        if at_low:
+            subs.insert(0, 0)
+        else:
+            subs.append(n)
     if _substitutes_problem(len(subs), n + 1 - len(subs), rules) is not None:
         return _SUBSTITUTES  # B3.3, B3.10, Z3.4, V7
     if n + 1 > rules.max_sequence:
