@@ -719,7 +719,10 @@ def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, st
         for at_low in ends if replace is None else _BOTH_ENDS:
             result = _grown(meld, card, at_low, replace)
             if isinstance(result, Meld):
-                if result not in found:
+                # The card at one end or the other gives different melds (a sequence
+                # holds naturals of different ranks); a substitute moved may give one
+                # found already.
+                if replace is None or result not in found:
                     found.append(result)
             else:
                 worst = min(worst, result)
@@ -805,7 +808,7 @@ def _grown(meld: Meld, card: Card, at_low: bool, replace: int | None) -> Meld | 
             subs.insert(0, 0)
         else:
             subs.append(n)
-    if _substitutes_problem(len(subs), n + 1 - len(subs), rules) is not None:
+    if subs and _substitutes_problem(len(subs), n + 1 - len(subs), rules) is not None:
         return _SUBSTITUTES  # B3.3, B3.10, Z3.4, V7
     if n + 1 > rules.max_sequence:
         return _ROOM  # B3.2
