@@ -10,6 +10,7 @@ import gc
 import importlib.util
 import json
 import random
+import statistics
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,11 @@ def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) ->
     assert results["random_deals_per_s_no_gc"] > 0
     assert results["gc_share_of_random_deals"] < 1
     assert results["random_buraco_deals_per_s"] > 0
+    # Issue 11's figure, the median of the rounds' ratios, with their spread printed.
+    buraco = results["buraco_to_biriba_rounds"]
+    assert len(buraco) == results["rounds"]
+    assert results["buraco_to_biriba_deals"] == statistics.median(buraco)
+    assert f"{min(buraco):.2f} to {max(buraco):.2f}" in stdout
     if importlib.util.find_spec("pyspiel") is None:
         assert results["adapters"] is None  # biriba[openspiel] is not installed
         assert "open_spiel_gin_rummy_games_per_s" not in results
