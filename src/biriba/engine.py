@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import compress
-from typing import Any, Final, NamedTuple, TypeVar
+from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
 from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
-from biriba.enumeration import meld_parts, melds_from_counts, substitute_runs
+from biriba.enumeration import meld_parts, melds_from_counts
 from biriba.errors import InvalidMeldError
 from biriba.melds import Meld, fits_in_one_place, sequence_suit
 from biriba.moves import (
@@ -285,12 +285,9 @@ class Engine:
             rules.reserve_size >= max(self.free_hand, most_copies + 1) and not self._minimum
         )
         self._finish_cache: dict[Situation, bool] = {}
-        #: Two slices of a hand's counts giving those of its substitutes, and what each
-        #: gives for a hand holding none (a hand without substitutes is offered only
-        #: the natural additions, :meth:`play_moves`).
-        self._wild_first, self._wild_second = substitute_runs(rules)
-        self._no_wild_first = bytes(len(range(53)[self._wild_first]))
-        self._no_wild_second = bytes(len(range(53)[self._wild_second]))
+        #: The substitutes' card indices: a hand holding none of them is offered only
+        #: the natural additions (:meth:`play_moves`).
+        self._wild_indices = rules.wild_indices
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
         # A pickled engine is its rule set: it unpickles to the shared engine of that rule
@@ -531,11 +528,12 @@ class Engine:
         # Additions (B3.8 to B3.12). A hand without substitutes (nine in ten of the play
         # positions of random deals) looks only at the melds' natural candidates: under
         # Buraco a meld takes every substitute (Z3.4), most of its candidates.
-        hand: Any = counts  # sliced through an untyped name (see meld_parts)
-        natural_only = (
-            hand[self._wild_first] == self._no_wild_first
-            and hand[self._wild_second] == self._no_wild_second
-        )
+        natural_only = True
+        if melds:
+            for index in self._wild_indices:
+                if counts[index]:
+                    natural_only = False
+                    break
         for i, meld in enumerate(melds):
             for idx in (
                 meld.natural_candidate_indices() if natural_only else meld.candidate_indices()

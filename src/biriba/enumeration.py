@@ -260,7 +260,7 @@ class _Plan:
         self.wild_idx = rules.wild_indices
         #: Two slices of a hand's bytes that give, one after the other, the counts of its
         #: substitutes in the order of ``wild_idx`` (the twos, 13 apart, then the joker).
-        self.wild_first, self.wild_second = substitute_runs(rules)
+        self.wild_first, self.wild_second = _two_runs(self.wild_idx)
         #: For each rank index 0..12, whether groups of that rank exist: not of a rank
         #: whose cards are substitutes (B3.5).
         self.groupable = tuple(
@@ -323,13 +323,6 @@ _TAGS: Final = tuple(bytes((i,)) for i in range(53))
 
 #: Maps a count to 1 if the card is present, else 0 (for ``bytes.translate``).
 _PRESENT: Final = bytes(int(n > 0) for n in range(256))
-
-
-def substitute_runs(rules: RuleSet) -> tuple[slice, slice]:
-    """Two slices of a hand's 53 count bytes that give, one after the other, the counts
-    of the rule set's substitutes (:attr:`RuleSet.wild_indices
-    <biriba.RuleSet.wild_indices>`, B1.3, Z1.2): the twos, 13 apart, then the joker."""
-    return _two_runs(rules.wild_indices)
 
 
 def _two_runs(indices: tuple[int, ...]) -> tuple[slice, slice]:
