@@ -304,9 +304,10 @@ class Meld:
     def natural_candidate_indices(self) -> tuple[int, ...]:
         """:meth:`candidate_indices` without the indices of the rule set's substitutes
         (:attr:`RuleSet.wild_indices <biriba.RuleSet.wild_indices>`, B1.3, Z1.2), in the
-        same order: the cards a hand holding none of those can add. Where twos are
-        substitutes, no two is listed, even one that would stand natural at rank 2 of
-        its suit (B3.6): a hand without substitutes holds no two."""
+        same order: a superset, as :meth:`candidate_indices` is, of the cards that a hand
+        holding none of those can add. Where twos are substitutes, no two is listed, even
+        one that would stand natural at rank 2 of its suit (B3.6): a hand without
+        substitutes holds no two."""
         try:
             return self._addable[1]
         except AttributeError:
