@@ -22,6 +22,7 @@ from .helpers import run_script, run_script_refused
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 LONG_RUN = SCRIPT.with_name("long_run.py")
+COMPARE = SCRIPT.with_name("compare.py")
 
 
 def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) -> None:
@@ -180,3 +181,29 @@ def test_the_long_run_benchmark_times_the_same_deals_both_ways(tmp_path: Path) -
 def test_the_long_run_benchmark_refuses_an_unknown_rule_set() -> None:
     refused = run_script_refused(LONG_RUN, "--quick", "--rules", "nope")
     assert "no rule set named 'nope'" in refused
+
+
+def test_compare_times_two_trees_in_pairs(tmp_path: Path) -> None:
+    # The repository's own tree against itself: each pair's two times, their ratio, and
+    # the median of the ratios, printed and in the JSON.
+    out = tmp_path / "compare.json"
+    root = str(SCRIPT.parent.parent)
+    stdout = run_script(
+        COMPARE, root, root, "--quick", "--pairs", "3", "--rules", "buraco", "--out", str(out)
+    )
+    results = json.loads(out.read_text())
+    assert results["rules"] == "buraco" and results["deals_per_process"] == 10
+    pairs = results["pairs"]
+    assert len(pairs) == 3 and all(old > 0 and new > 0 for old, new in pairs)
+    median = statistics.median(new / old for old, new in pairs)
+    assert results["median_new_over_old"] == pytest.approx(median)
+    assert "3 pairs run at once" in stdout
+    assert f"median {median:.3f}" in stdout
+
+
+def test_compare_refuses_what_is_no_tree_or_no_preset(tmp_path: Path) -> None:
+    root = str(SCRIPT.parent.parent)
+    refused = run_script_refused(COMPARE, root, str(tmp_path), "--quick")
+    assert "holds no src/biriba" in refused
+    refused = run_script_refused(COMPARE, root, root, "--quick", "--rules", "nope")
+    assert "no preset rule set named 'nope'" in refused
