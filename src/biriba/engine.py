@@ -24,7 +24,7 @@ from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
 from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
-from biriba.enumeration import meld_parts, melds_from_counts
+from biriba.enumeration import melds_from_counts, parts_and_substitutes
 from biriba.errors import InvalidMeldError
 from biriba.melds import Meld, fits_in_one_place, sequence_suit
 from biriba.moves import (
@@ -285,9 +285,6 @@ class Engine:
             rules.reserve_size >= max(self.free_hand, most_copies + 1) and not self._minimum
         )
         self._finish_cache: dict[Situation, bool] = {}
-        #: The substitutes' card indices: a hand holding none of them is offered only
-        #: the natural additions (:meth:`play_moves`).
-        self._wild_indices = rules.wild_indices
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
         # A pickled engine is its rule set: it unpickles to the shared engine of that rule
@@ -514,7 +511,8 @@ class Engine:
         spare = size - self.fewest_free[counts[pile_card.index] if pile_card is not None else 0]
         if opening:
             spare = -1
-        for part in meld_parts(counts, self.rules):  # new melds within Z3.2's limit
+        parts, substitutes = parts_and_substitutes(counts, self.rules)
+        for part in parts:  # new melds within Z3.2's limit
             lays = part.lays
             if part.longest <= spare:
                 moves += lays
@@ -529,15 +527,9 @@ class Engine:
         # positions of random Biriba deals, nine in ten of Buraco's) looks only at the
         # melds' natural candidates: under Buraco a meld takes every substitute (Z3.4),
         # most of its candidates.
-        natural_only = True
-        if melds:
-            for index in self._wild_indices:
-                if counts[index]:
-                    natural_only = False
-                    break
         for i, meld in enumerate(melds):
             for idx in (
-                meld.natural_candidate_indices() if natural_only else meld.candidate_indices()
+                meld.candidate_indices() if substitutes else meld.natural_candidate_indices()
             ):
                 if counts[idx]:
                     adds = addition_moves(meld, i, idx)

@@ -61,13 +61,21 @@ def melds_from_counts(counts: Sequence[int], rules: RuleSet) -> tuple[Meld, ...]
     """:func:`~biriba.enumerate_melds` on 53 card counts (indexed by :attr:`Card.index
     <biriba.Card.index>`): ``bytes``, as the engine holds hands, or a tuple of ints."""
     out: list[Meld] = []
-    for part in meld_parts(counts, rules):
+    for part in parts_and_substitutes(counts, rules)[0]:
         out += part.melds
     return tuple(out)
 
 
 def meld_parts(counts: Sequence[int], rules: RuleSet) -> list[Part]:
-    """The melds of a hand of card counts, a :class:`Part` per suit and per rank.
+    """The melds of a hand of card counts, a :class:`Part` per suit and per rank
+    (:func:`parts_and_substitutes` without the count of substitutes)."""
+    return parts_and_substitutes(counts, rules)[0]
+
+
+def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[Part], int]:
+    """The melds of a hand of card counts, a :class:`Part` per suit and per rank, and how
+    many substitutes the hand holds (the move generator offers a hand without any only
+    the natural additions).
 
     Groups come first, rank by rank, then sequences, suit by suit. A rank's groups are
     cached under its counts by suit and the substitutes in hand; a suit's sequences (with
@@ -153,7 +161,7 @@ def meld_parts(counts: Sequence[int], rules: RuleSet) -> list[Part]:
             )
         if found is not _NO_MELDS:
             out.append(found)
-    return out
+    return out, n_wild
 
 
 #: The end of the cache key of a hand's melds of substitutes only (a key shorter than
