@@ -397,6 +397,31 @@ def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...
     assert [str(m) for m in fast] == [str(m) for m in general]
 
 
+@given(
+    st.integers(0, (1 << 16) - 1),
+    st.integers(0, 1),
+    st.sampled_from([(3, 14, 1, 14), (3, 13, 1, 14), (4, 7, 2, 13), (3, 3, 1, 13)]),
+)
+def test_B3_2_windows_of_a_suit_are_every_run_with_at_most_one_rank_missing(
+    bits: int, sub_cap: int, limits: tuple[int, int, int, int]
+) -> None:
+    """The runs of ranks the cached sequence enumerator fills (``_row_windows``, cached by
+    the ranks in hand) are every run of ``min_len`` to ``max_len`` ranks from ``lowest``
+    to ``highest`` missing at most ``sub_cap`` ranks (B3.2, B3.3), by lowest rank then
+    highest, with the rank a substitute fills."""
+    from biriba.enumeration import _row_windows
+
+    min_len, max_len, lowest, highest = limits
+    have = bytes((bits >> r) & 1 for r in range(16))
+    expected = []
+    for low in range(lowest, highest + 1):
+        for high in range(low + min_len - 1, min(highest, low + max_len - 1) + 1):
+            missing = [r for r in range(low, high + 1) if not have[r]]
+            if len(missing) <= sub_cap:
+                expected.append((low, high, missing[0] if missing else 0))
+    assert list(_row_windows(have, sub_cap, min_len, max_len, lowest, highest)) == expected
+
+
 def reference_extensions(meld: Meld, card: Card) -> set[Meld]:
     """B3.8 to B3.12 by brute force: every way of inserting the card, and of putting the
     natural of a substitute's rank in its place with that substitute at either end, that

@@ -417,47 +417,70 @@ def _groups_of_rank(
     out: list[LayMeld] = []
     min_len = rules.min_meld
     max_new = rules.max_new_meld
-    # Tuples of cards throughout, so that a meld's cards are one concatenation; beside
-    # each, the number it puts in the meld's key.
-    sub_choices = [
-        [
-            (tuple([CARDS[i] for i in subs]), _multiset_number(subs))
-            for subs in _sub_multisets(wilds, s)
-        ]
-        for s in range(sub_cap + 1)
-    ]
-    # The naturals' copies by suit as the digits of a number in base ``decks + 1`` (a hand
-    # holds at most ``decks`` copies of a card, B1.2), so that no two sets share one.
-    base = rules.decks + 1
-    span = base**4
-    natural_sets: list[tuple[tuple[Card, ...], int]] = [((), 0)]
-    for s in range(4):
-        card = (CARDS[s * 13 + rank - 1],)
-        weight = base**s
-        natural_sets = [
-            (acc + card * k, number + k * weight)
-            for acc, number in natural_sets
-            for k in range(per_suit[s] + 1)
-        ]
+    sub_choices = _sub_choices(wilds, sub_cap)
+    # Above the numbers _natural_sets gives (B1.2: a hand holds at most ``decks`` copies
+    # of a card), so that no two groups share a key.
+    span = (rules.decks + 1) ** 4 << 4
     group = MeldKind.GROUP
-    for naturals, number in natural_sets:
+    for naturals, number in _natural_sets(rank, per_suit, rules.decks):
         nat = len(naturals)
-        if nat < 2:
-            continue
         for s in range(min(sub_cap, nat) + 1):
             size = nat + s
             if size < min_len or (max_new is not None and size > max_new):
                 continue
             places = group_places(nat, size)
             for subs, subs_number in sub_choices[s]:
-                # The substitutes, the naturals' copies by suit (below ``span``), the
-                # rank (4 bits); the lowest bit 0 for a group.
-                key = (((subs_number * span + number) << 4) | rank) << 1
+                # The substitutes, then the naturals' copies by suit with the rank (the
+                # number _natural_sets gives); the lowest bit 0 for a group.
+                key = (subs_number * span + number) << 1
                 lay = table.get(key)
                 if lay is None:
                     lay = _interned(table, key, group, naturals + subs, rules, rank, 0, places)
                 out.append(lay)
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=2048)
+def _natural_sets(
+    rank: int, per_suit: bytes, decks: int
+) -> tuple[tuple[tuple[Card, ...], int], ...]:
+    """Every set of two or more naturals of ``rank`` that a hand holding ``per_suit``
+    copies of it (one count a suit) can put in a group, each with a number naming it
+    among the sets of every rank: the copies by suit as the digits of a number in base
+    ``decks + 1``, then the rank in 4 bits. Cached: with two decks a rank's counts by
+    suit take 81 values, 1,053 for the 13 ranks."""
+    base = decks + 1
+    sets: list[tuple[tuple[Card, ...], int]] = [((), 0)]
+    for s in range(4):
+        card = (CARDS[s * 13 + rank - 1],)
+        weight = base**s
+        sets = [
+            (acc + card * k, number + k * weight)
+            for acc, number in sets
+            for k in range(per_suit[s] + 1)
+        ]
+    return tuple([(cards, number << 4 | rank) for cards, number in sets if len(cards) >= 2])
+
+
+@functools.lru_cache(maxsize=1024)
+def _sub_choices(
+    wilds: Pairs, sub_cap: int
+) -> tuple[tuple[tuple[tuple[Card, ...], int], ...], ...]:
+    """For each number of substitutes from 0 to ``sub_cap``, every multiset of that many
+    drawn from ``wilds`` (``(index, count)`` pairs), as a tuple of cards with the number
+    naming it (:func:`_multiset_number`). Cached: a hand's substitutes come back hand
+    after hand."""
+    return tuple(
+        [
+            tuple(
+                [
+                    (tuple([CARDS[i] for i in subs]), _multiset_number(subs))
+                    for subs in _sub_multisets(wilds, s)
+                ]
+            )
+            for s in range(sub_cap + 1)
+        ]
+    )
 
 
 def _multiset_number(indices: tuple[int, ...]) -> int:
@@ -542,68 +565,86 @@ def _sequences_of_suit(
         return ()
     out: list[LayMeld] = []
     substitutes = wilds()
-    min_len = rules.min_meld
     max_new = rules.max_new_meld
     max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
-    lowest = 1 if rules.ace_low else 2
-    highest = 14 if rules.ace_high else 13
     cards_by_index = CARDS
     seq = MeldKind.SEQUENCE
     suit = base // 13
     nat_cards = _NATURALS_BY_RANK[suit]
+    for low, high, missing in _row_windows(
+        have,
+        sub_cap,
+        rules.min_meld,
+        max_len,
+        1 if rules.ace_low else 2,
+        14 if rules.ace_high else 13,
+    ):
+        naturals = nat_cards[low : high + 1]
+        # The suit (2 bits), the ranks (4 bits each); then, with a substitute, its
+        # place (4 bits) and card (6 bits); the lowest bit 1 for a sequence.
+        key = (((suit << 8) | (low << 4) | high) << 11) | 1
+        if not missing:
+            lay = table.get(key)
+            if lay is None:
+                lay = _interned(table, key, seq, naturals, rules, suit, low, ())
+            out.append(lay)
+            if not sub_cap:
+                continue
+            places = range(low, high + 1)
+        else:
+            places = range(missing, missing + 1)
+        two_used = twos_natural and low <= 2 <= high
+        for place in places:
+            for idx, count in substitutes:
+                if idx == own_two and twos_natural:
+                    if place == 2:
+                        continue  # that two would be natural: the clean meld
+                    if two_used and place != 2 and count < 2:
+                        continue  # the only copy already stands at rank 2
+                sub_key = key | (((place - low) << 6 | idx) << 1)
+                lay = table.get(sub_key)
+                if lay is None:
+                    cards = list(naturals)
+                    cards[place - low] = cards_by_index[idx]
+                    lay = _interned(
+                        table,
+                        sub_key,
+                        seq,
+                        tuple(cards),
+                        rules,
+                        suit,
+                        low,
+                        ONE_PLACE[place - low],
+                    )
+                out.append(lay)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=8192)
+def _row_windows(
+    have: bytes, sub_cap: int, min_len: int, max_len: int, lowest: int, highest: int
+) -> tuple[tuple[int, int, int], ...]:
+    """The runs of ranks that sequences of a suit can fill, as ``(low, high, missing)``:
+    ``have[r]`` is 1 where the hand holds a natural for rank ``r`` (as
+    :func:`_sequences_of_suit` builds it), ``sub_cap`` (0 or 1) how many ranks a
+    substitute may fill, ``missing`` the rank it fills or 0 for none; from ``min_len`` to
+    ``max_len`` ranks, within ``lowest`` to ``highest``, by lowest rank then by highest.
+    Cached: they depend on the ranks in hand, not on the suit or the substitutes, and the
+    same few thousand rows of ranks come back in every suit."""
+    out: list[tuple[int, int, int]] = []
     for low in range(lowest, highest - min_len + 2):
         if not have[low] and (sub_cap == 0 or not have[low + 1]):
             continue
         missing = 0
         nmiss = 0
-        top = min(highest, low + max_len - 1)
-        for high in range(low, top + 1):
+        for high in range(low, min(highest, low + max_len - 1) + 1):
             if not have[high]:
                 nmiss += 1
                 if nmiss > sub_cap:
                     break
                 missing = high
-            length = high - low + 1
-            if length < min_len:
-                continue
-            naturals = nat_cards[low : high + 1]
-            # The suit (2 bits), the ranks (4 bits each); then, with a substitute, its
-            # place (4 bits) and card (6 bits); the lowest bit 1 for a sequence.
-            key = (((suit << 8) | (low << 4) | high) << 11) | 1
-            if nmiss == 0:
-                lay = table.get(key)
-                if lay is None:
-                    lay = _interned(table, key, seq, naturals, rules, suit, low, ())
-                out.append(lay)
-                if not sub_cap:
-                    continue
-                places = range(low, high + 1)
-            else:
-                places = range(missing, missing + 1)
-            two_used = twos_natural and low <= 2 <= high
-            for place in places:
-                for idx, count in substitutes:
-                    if idx == own_two and twos_natural:
-                        if place == 2:
-                            continue  # that two would be natural: the clean meld
-                        if two_used and place != 2 and count < 2:
-                            continue  # the only copy already stands at rank 2
-                    sub_key = key | (((place - low) << 6 | idx) << 1)
-                    lay = table.get(sub_key)
-                    if lay is None:
-                        cards = list(naturals)
-                        cards[place - low] = cards_by_index[idx]
-                        lay = _interned(
-                            table,
-                            sub_key,
-                            seq,
-                            tuple(cards),
-                            rules,
-                            suit,
-                            low,
-                            ONE_PLACE[place - low],
-                        )
-                    out.append(lay)
+            if high - low + 1 >= min_len:
+                out.append((low, high, missing))
     return tuple(out)
 
 
