@@ -398,28 +398,40 @@ def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...
 
 
 @given(
-    st.integers(0, (1 << 16) - 1),
+    st.integers(0, (1 << 13) - 1),
     st.integers(0, 1),
-    st.sampled_from([(3, 14, 1, 14), (3, 13, 1, 14), (4, 7, 2, 13), (3, 3, 1, 13)]),
+    st.booleans(),
+    st.sampled_from([(True, 3, 14, 14), (False, 3, 13, 14), (True, 4, 7, 13), (False, 3, 3, 13)]),
 )
 def test_B3_2_windows_of_a_suit_are_every_run_with_at_most_one_rank_missing(
-    bits: int, sub_cap: int, limits: tuple[int, int, int, int]
+    bits: int, sub_cap: int, drop_two: bool, limits: tuple[bool, int, int, int]
 ) -> None:
     """The runs of ranks the cached sequence enumerator fills (``_row_windows``, cached by
-    the ranks in hand) are every run of ``min_len`` to ``max_len`` ranks from ``lowest``
-    to ``highest`` missing at most ``sub_cap`` ranks (B3.2, B3.3), by lowest rank then
-    highest, with the rank a substitute fills."""
+    the ranks in hand) are every run of ``min_len`` to ``max_len`` ranks from the lowest
+    rank (the ace, where it may stand low, else 2) to ``highest`` (14: the ace, high) that
+    misses at most ``sub_cap`` ranks (B3.2, B3.3), by lowest rank then highest, with the
+    rank a substitute fills. A two that is a substitute even at rank 2 (V7) fills none."""
     from biriba.enumeration import _row_windows
 
-    min_len, max_len, lowest, highest = limits
-    have = bytes((bits >> r) & 1 for r in range(16))
+    ace_low, min_len, max_len, highest = limits
+    lowest = 1 if ace_low else 2
+    present = bytes((bits >> r) & 1 for r in range(13))  # present[r - 1]: rank r held
+
+    def held(rank: int) -> bool:
+        if rank == 14:
+            return bool(present[0])
+        if rank == 2 and drop_two:
+            return False
+        return bool(present[rank - 1])
+
     expected = []
     for low in range(lowest, highest + 1):
         for high in range(low + min_len - 1, min(highest, low + max_len - 1) + 1):
-            missing = [r for r in range(low, high + 1) if not have[r]]
+            missing = [r for r in range(low, high + 1) if not held(r)]
             if len(missing) <= sub_cap:
                 expected.append((low, high, missing[0] if missing else 0))
-    assert list(_row_windows(have, sub_cap, min_len, max_len, lowest, highest)) == expected
+    found = _row_windows(present, sub_cap, drop_two, ace_low, min_len, max_len, lowest, highest)
+    assert list(found) == expected
 
 
 def reference_extensions(meld: Meld, card: Card) -> set[Meld]:

@@ -139,7 +139,9 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
             found = _store(
                 cache,
                 key,
-                _sequences_of_suit(base, row, rules, lazy_wilds, one_cap, plan.lays),
+                _sequences_of_suit(
+                    base, row, rules, lazy_wilds, one_cap, plan.lays, plan.suit_shapes
+                ),
             )
         if found is not _NO_MELDS:
             out.append(found)
@@ -193,15 +195,19 @@ class Part:
     spares the move generator the making of its moves.
     """
 
-    __slots__ = ("lays", "longest", "melds")
+    __slots__ = ("lays", "longest")
 
     def __init__(self, lays: tuple[LayMeld, ...]) -> None:
         #: The move that lays each meld.
         self.lays = lays
-        #: The melds.
-        self.melds = tuple([lay.meld for lay in lays])
         #: The number of cards of the longest meld (0 for none).
-        self.longest = max([len(meld.cards) for meld in self.melds]) if lays else 0
+        self.longest = max([len(lay.meld.cards) for lay in lays]) if lays else 0
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        """The melds, in the order of :attr:`lays` (made when asked: the move generator
+        reads only the moves)."""
+        return tuple([lay.meld for lay in self.lays])
 
 
 #: The cached part of a suit or rank that has no meld (never handed out).
@@ -257,6 +263,7 @@ class _Plan:
         "cache",
         "groupable",
         "lays",
+        "suit_shapes",
         "wild_first",
         "wild_idx",
         "wild_pairs",
@@ -284,6 +291,25 @@ class _Plan:
         self.lays: dict[int, LayMeld] = {}
         #: The substitutes of each ``wild_key`` met, as :meth:`pairs` gives them.
         self.wild_pairs: dict[bytes, Pairs] = {}
+        #: For each suit, what :func:`_sequences_of_suit` reads of the rule set: whether
+        #: its two stands natural at rank 2 though a substitute (B3.6), whether it is a
+        #: substitute even there (V7), whether the ace may stand low, the shortest and
+        #: longest new sequence (B3.1, Z3.2) and the lowest and highest rank (14: the ace,
+        #: high).
+        max_new = rules.max_new_meld
+        max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
+        self.suit_shapes = tuple(
+            (
+                rules.is_wild(CARDS[base + 1]) and not rules.twos_always_wild,
+                rules.is_wild(CARDS[base + 1]) and rules.twos_always_wild,
+                rules.ace_low,
+                rules.min_meld,
+                max_len,
+                1 if rules.ace_low else 2,
+                14 if rules.ace_high else 13,
+            )
+            for base in (0, 13, 26, 39)
+        )
 
     def pairs(self, wild_key: bytes) -> Pairs:
         """The substitutes in hand as ``(index, count)`` pairs, from their counts in the
@@ -532,12 +558,14 @@ def _sequences_of_suit(
     wilds: Callable[[], Pairs],
     sub_cap: int,
     table: dict[int, LayMeld],
+    shapes: tuple[tuple[bool, bool, bool, int, int, int, int], ...],
 ) -> tuple[LayMeld, ...]:
     """The moves laying the sequences of the suit whose first card index is ``base``
     (with at most one substitute), given which of its ranks the hand holds
     (``present[r - 1]`` is 1 for rank ``r``, else 0). ``wilds`` gives the substitutes in
     hand as ``(index, count)`` pairs, asked only if needed. The melds are found in, or put
-    into, ``table`` (:func:`_interned`).
+    into, ``table`` (:func:`_interned`); ``shapes`` is the plan's ``suit_shapes``. The
+    runs of ranks to fill come from :func:`_row_windows`.
 
     :func:`_enumerate_sequences` lists the same melds in the same order (a test checks
     it); this one serves every hand that can put at most one substitute in a meld (every
@@ -548,45 +576,26 @@ def _sequences_of_suit(
     second, medians of 16 alternating runs of 400 deals).
     """
     own_two = base + 1
-    # Whether the suit's two is a substitute that still stands natural at rank 2 (B3.6),
-    # and whether it is a substitute even there (V7).
-    wild_two = rules.is_wild(CARDS[own_two])
-    twos_natural = wild_two and not rules.twos_always_wild
-    # have[r] for r in 0..15: 1 if the hand holds a natural for rank r, else 0, as bytes,
-    # so that whether the suit can hold a sequence at all is one search of them. 14 is the
-    # ace again, high; 1 is 0 when the ace cannot stand low; 0 and 15 are always 0.
-    if wild_two and rules.twos_always_wild:
-        present = present[:1] + b"\0" + present[2:]
-    if rules.ace_low:
-        have = b"\0" + present + present[:1] + b"\0"
-    else:
-        have = b"\0\0" + present[1:] + present[:1] + b"\0"
-    if not (_two_within_one(have) if sub_cap else _three_in_a_row(have)):
+    suit = base // 13
+    # Whether the suit's two stands natural at rank 2 (B3.6) though a substitute, and
+    # the limits of its sequences (worked out once per rule set, by the plan).
+    twos_natural, drop_two, ace_low, min_len, max_len, lowest, highest = shapes[suit]
+    windows = _row_windows(present, sub_cap, drop_two, ace_low, min_len, max_len, lowest, highest)
+    if not windows:
         return ()
     out: list[LayMeld] = []
     substitutes = wilds()
-    max_new = rules.max_new_meld
-    max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
     cards_by_index = CARDS
     seq = MeldKind.SEQUENCE
-    suit = base // 13
     nat_cards = _NATURALS_BY_RANK[suit]
-    for low, high, missing in _row_windows(
-        have,
-        sub_cap,
-        rules.min_meld,
-        max_len,
-        1 if rules.ace_low else 2,
-        14 if rules.ace_high else 13,
-    ):
-        naturals = nat_cards[low : high + 1]
+    for low, high, missing in windows:
         # The suit (2 bits), the ranks (4 bits each); then, with a substitute, its
         # place (4 bits) and card (6 bits); the lowest bit 1 for a sequence.
         key = (((suit << 8) | (low << 4) | high) << 11) | 1
         if not missing:
             lay = table.get(key)
             if lay is None:
-                lay = _interned(table, key, seq, naturals, rules, suit, low, ())
+                lay = _interned(table, key, seq, nat_cards[low : high + 1], rules, suit, low, ())
             out.append(lay)
             if not sub_cap:
                 continue
@@ -604,7 +613,7 @@ def _sequences_of_suit(
                 sub_key = key | (((place - low) << 6 | idx) << 1)
                 lay = table.get(sub_key)
                 if lay is None:
-                    cards = list(naturals)
+                    cards = list(nat_cards[low : high + 1])
                     cards[place - low] = cards_by_index[idx]
                     lay = _interned(
                         table,
@@ -622,15 +631,33 @@ def _sequences_of_suit(
 
 @functools.lru_cache(maxsize=8192)
 def _row_windows(
-    have: bytes, sub_cap: int, min_len: int, max_len: int, lowest: int, highest: int
+    present: bytes,
+    sub_cap: int,
+    drop_two: bool,
+    ace_low: bool,
+    min_len: int,
+    max_len: int,
+    lowest: int,
+    highest: int,
 ) -> tuple[tuple[int, int, int], ...]:
-    """The runs of ranks that sequences of a suit can fill, as ``(low, high, missing)``:
-    ``have[r]`` is 1 where the hand holds a natural for rank ``r`` (as
-    :func:`_sequences_of_suit` builds it), ``sub_cap`` (0 or 1) how many ranks a
-    substitute may fill, ``missing`` the rank it fills or 0 for none; from ``min_len`` to
-    ``max_len`` ranks, within ``lowest`` to ``highest``, by lowest rank then by highest.
-    Cached: they depend on the ranks in hand, not on the suit or the substitutes, and the
-    same few thousand rows of ranks come back in every suit."""
+    """The runs of ranks that the sequences of a suit can fill, as ``(low, high,
+    missing)``, given which of the suit's ranks the hand holds (``present[r - 1]`` is 1
+    for rank ``r``): ``sub_cap`` (0 or 1) is how many ranks a substitute may fill and
+    ``missing`` the rank it fills, 0 for none; from ``min_len`` to ``max_len`` ranks,
+    within ``lowest`` to ``highest`` (14: the ace, high), by lowest rank then by highest.
+    ``drop_two``: the suit's two is a substitute even at rank 2 (V7); ``ace_low``: the ace
+    may stand at rank 1. Cached: they depend on the ranks in hand, not on the suit or the
+    substitutes, and the same few thousand rows of ranks come back in every suit."""
+    if drop_two:
+        present = present[:1] + b"\0" + present[2:]
+    # have[r] for r in 0..15: 1 if the hand holds a natural for rank r, else 0. 14 is the
+    # ace again, high; 1 is 0 when the ace cannot stand low; 0 and 15 are always 0.
+    if ace_low:
+        have = b"\0" + present + present[:1] + b"\0"
+    else:
+        have = b"\0\0" + present[1:] + present[:1] + b"\0"
+    if not (_two_within_one(have) if sub_cap else _three_in_a_row(have)):
+        return ()
     out: list[tuple[int, int, int]] = []
     for low in range(lowest, highest - min_len + 2):
         if not have[low] and (sub_cap == 0 or not have[low + 1]):
