@@ -748,3 +748,28 @@ def test_B1_2_and_Z3_7_fits_in_one_place_refuses_what_extensions_refuse() -> Non
     assert fits_in_one_place(wild, C("2H").index) is True
     assert fits_in_one_place(wild, C("7H").index) is False  # Z3.7: substitutes only
     assert fits_in_one_place(Meld.parse("5H 6H 7H"), C("8H").index) is None
+
+
+@pytest.mark.parametrize("rules", [BIRIBA, BURACO], ids=lambda r: r.name)
+def test_clear_tables_empties_what_a_process_keeps_and_changes_no_meld(rules: RuleSet) -> None:
+    """``enumeration.clear_tables`` (for measuring a first call in a fresh process) empties
+    the part cache, the tables of melds and every table kept for the process; the melds
+    enumerated afterwards are the same, in the same order."""
+    from biriba import enumeration, melds
+
+    hand = parse_cards("2C 3C 4C 6C 7C 2D JK 5H 5S 5D 9H 9H TH")
+    before = enumerate_melds(hand, rules)
+    for meld in before:
+        meld.candidate_indices()
+    tables = (
+        enumeration._row_windows,
+        enumeration._natural_sets,
+        enumeration._sub_choices,
+        enumeration._sub_multisets,
+        melds._candidates,
+    )
+    assert all(table.cache_info().currsize for table in tables)
+    enumeration.clear_tables()
+    assert [table.cache_info().currsize for table in tables] == [0] * len(tables)
+    assert all(not plan.cache and not plan.lays for plan in enumeration._PLANS.values())
+    assert [str(meld) for meld in enumerate_melds(hand, rules)] == [str(m) for m in before]

@@ -22,6 +22,7 @@ from typing import Any, Final
 from biriba.cards import CARDS, Card
 from biriba.errors import BiribaError
 from biriba.melds import ONE_PLACE, Meld, MeldKind, group_places
+from biriba.melds import clear_tables as clear_meld_tables
 from biriba.moves import LayMeld, lay_unchecked
 from biriba.rules import BIRIBA, RuleSet
 
@@ -338,6 +339,27 @@ def clear_caches() -> None:
     for plan in _PLANS.values():
         plan.cache.clear()
         plan.lays.clear()
+
+
+def clear_tables() -> None:
+    """Forget, beside what :func:`clear_caches` forgets, the tables a process keeps once
+    made: those worked out from a suit's ranks in hand, a rank's counts and the
+    substitutes (the runs of ranks a suit can fill, the sets of naturals, the choices of
+    substitutes, and the general enumerator's), and the candidates of each shape of meld
+    (:func:`biriba.melds.clear_tables`). For measurements of a first call in a fresh
+    process; play never needs it."""
+    clear_caches()
+    for table in (
+        _row_windows,
+        _natural_sets,
+        _sub_choices,
+        _sub_multisets,
+        _suit_windows,
+        _substituted_places,
+        _sub_assignments,
+    ):
+        table.cache_clear()
+    clear_meld_tables()
 
 
 def _plan_for(rules: RuleSet) -> _Plan:

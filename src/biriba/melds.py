@@ -554,6 +554,12 @@ def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleS
 
 
 # ---------------------------------------------------------------------- extension
+def clear_tables() -> None:
+    """Forget the candidates worked out for each shape of meld (for measurements of a
+    first call in a fresh process, with :func:`biriba.enumeration.clear_tables`)."""
+    _candidates.cache_clear()
+
+
 @functools.lru_cache(maxsize=4096)
 def _candidates(
     rules: RuleSet, kind: MeldKind, suit_or_rank: int, low: int, n: int, places: tuple[int, ...]
