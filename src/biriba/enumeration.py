@@ -16,7 +16,7 @@ Every cache is bounded: the parts of at most ``_PLAN_LIMIT`` rule sets are kept,
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from biriba.cards import CARDS, Card
@@ -136,13 +136,8 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
         key = row + wild_key + _TAGS[base]
         found = cache.get(key)
         if found is None:
-            lazy_wilds = functools.partial(plan.pairs, wild_key)
             found = _store(
-                cache,
-                key,
-                _sequences_of_suit(
-                    base, row, rules, lazy_wilds, one_cap, plan.lays, plan.suit_shapes
-                ),
+                cache, key, _sequences_of_suit(base, row, rules, plan, wild_key, one_cap)
             )
         if found is not _NO_MELDS:
             out.append(found)
@@ -577,17 +572,17 @@ def _sequences_of_suit(
     base: int,
     present: bytes,
     rules: RuleSet,
-    wilds: Callable[[], Pairs],
+    plan: _Plan,
+    wild_key: bytes,
     sub_cap: int,
-    table: dict[int, LayMeld],
-    shapes: tuple[tuple[bool, bool, bool, int, int, int, int], ...],
 ) -> tuple[LayMeld, ...]:
     """The moves laying the sequences of the suit whose first card index is ``base``
     (with at most one substitute), given which of its ranks the hand holds
-    (``present[r - 1]`` is 1 for rank ``r``, else 0). ``wilds`` gives the substitutes in
-    hand as ``(index, count)`` pairs, asked only if needed. The melds are found in, or put
-    into, ``table`` (:func:`_interned`); ``shapes`` is the plan's ``suit_shapes``. The
-    runs of ranks to fill come from :func:`_row_windows`.
+    (``present[r - 1]`` is 1 for rank ``r``, else 0) and ``wild_key``, the counts of its
+    substitutes (turned into ``(index, count)`` pairs by the rule set's ``plan`` only if
+    needed). The melds are found in, or put into, the plan's table of melds
+    (:func:`_interned`); the runs of ranks to fill come from :func:`_row_windows`, with
+    the limits of the plan's ``suit_shapes``.
 
     :func:`_enumerate_sequences` lists the same melds in the same order (a test checks
     it); this one serves every hand that can put at most one substitute in a meld (every
@@ -601,12 +596,13 @@ def _sequences_of_suit(
     suit = base // 13
     # Whether the suit's two stands natural at rank 2 (B3.6) though a substitute, and
     # the limits of its sequences (worked out once per rule set, by the plan).
-    twos_natural, drop_two, ace_low, min_len, max_len, lowest, highest = shapes[suit]
+    twos_natural, drop_two, ace_low, min_len, max_len, lowest, highest = plan.suit_shapes[suit]
     windows = _row_windows(present, sub_cap, drop_two, ace_low, min_len, max_len, lowest, highest)
     if not windows:
         return ()
     out: list[LayMeld] = []
-    substitutes = wilds()
+    substitutes = plan.pairs(wild_key)
+    table = plan.lays
     cards_by_index = CARDS
     seq = MeldKind.SEQUENCE
     nat_cards = _NATURALS_BY_RANK[suit]
