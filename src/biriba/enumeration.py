@@ -10,7 +10,11 @@ variants allowing it (V7, Z3.4). A test checks that both agree; ``_sequences_of_
 gives the figures for keeping both.
 
 Every cache is bounded: the parts of at most ``_PLAN_LIMIT`` rule sets are kept, at most
-``_PART_CACHE_LIMIT`` for each.
+``_PART_CACHE_LIMIT`` for each. What a part that is not cached yet is made from (which
+runs of ranks a suit's row can fill, a rank's sets of naturals, the choices of
+substitutes) comes from small tables kept for the process, each bounded by
+``functools.lru_cache``; :func:`clear_caches` leaves them, :func:`clear_tables` empties
+them too.
 """
 
 from __future__ import annotations
