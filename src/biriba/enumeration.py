@@ -13,7 +13,7 @@ Every cache is bounded: the parts of at most ``_PLAN_LIMIT`` rule sets are kept,
 ``_PART_CACHE_LIMIT`` for each. What a part that is not cached yet is made from (which
 runs of ranks a suit's row can fill, a rank's sets of naturals, the choices of
 substitutes) comes from small tables kept for the process, each bounded by
-``functools.lru_cache``; :func:`clear_caches` leaves them, :func:`clear_tables` empties
+``functools.lru_cache``; ``clear_caches()`` leaves them, ``clear_tables()`` empties
 them too.
 """
 
