@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 import pytest
@@ -676,16 +678,18 @@ def grown_meld(rules: RuleSet, hand: tuple[Card, ...], picks: list[int]) -> Meld
     return meld
 
 
-#: The examples of :func:`grown_meld`: a rule set, a hand, and the picks.
-GROWN_MELDS = given(
-    st.sampled_from(_CANDIDATE_RULES),
-    hands(max_size=10),
-    st.lists(st.integers(0, 10_000), max_size=4),
-)
+def grown_melds(test: Callable[[RuleSet, tuple[Card, ...], list[int]], None]) -> Any:
+    """``test`` run on 150 examples of :func:`grown_meld`: a rule set, a hand, and the
+    picks."""
+    examples = given(
+        st.sampled_from(_CANDIDATE_RULES),
+        hands(max_size=10),
+        st.lists(st.integers(0, 10_000), max_size=4),
+    )
+    return settings(max_examples=150)(examples(test))
 
 
-@settings(max_examples=150)
-@GROWN_MELDS
+@grown_melds
 def test_B3_8_candidate_indices_hold_every_card_that_extends_a_meld(
     rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
 ) -> None:
@@ -699,8 +703,7 @@ def test_B3_8_candidate_indices_hold_every_card_that_extends_a_meld(
             assert index in listed, (str(meld), str(Card.from_index(index)))
 
 
-@settings(max_examples=150)
-@GROWN_MELDS
+@grown_melds
 def test_B3_8_natural_candidate_indices_are_the_candidates_less_the_substitutes(
     rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
 ) -> None:
@@ -717,8 +720,7 @@ def test_B3_8_natural_candidate_indices_are_the_candidates_less_the_substitutes(
             assert index in natural, (str(meld), str(Card.from_index(index)))
 
 
-@settings(max_examples=150)
-@GROWN_MELDS
+@grown_melds
 def test_B3_8_a_group_or_wild_meld_says_whether_a_card_fits_without_making_the_result(
     rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
 ) -> None:

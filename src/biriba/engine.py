@@ -991,8 +991,7 @@ class Engine:
                 phase = Phase.OVER
                 end_turn = False
         elif isinstance(move, DrawStock):
-            # (The stock's size first: it rules out all but the deal's first draw.)
-            if self._redraws and len(stock) == self.full_stock and self.first_turn(position):
+            if self._redraws and self.first_turn(position):
                 redraw = stock[-1]  # Z2.2: the deal's first draw
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
             passes = 0
@@ -1048,7 +1047,7 @@ class Engine:
             next_team = seat % self._teams
             if unactivated[next_team] == seat:  # B5.4: the receiver's next turn begins
                 unactivated = replaced(unactivated, next_team, None)
-            if self._last_round and not reserves:  # (with a morto left, it is not)
+            if self._last_round:
                 last_turn = self.last_turn_begins(stock, reserves)
             if self._minimum:
                 opening = not melds[next_team]

@@ -71,12 +71,6 @@ def melds_from_counts(counts: Sequence[int], rules: RuleSet) -> tuple[Meld, ...]
     return tuple(out)
 
 
-def meld_parts(counts: Sequence[int], rules: RuleSet) -> list[Part]:
-    """The melds of a hand of card counts, a :class:`Part` per suit and per rank
-    (:func:`parts_and_substitutes` without the count of substitutes)."""
-    return parts_and_substitutes(counts, rules)[0]
-
-
 def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[Part], int]:
     """The melds of a hand of card counts, a :class:`Part` per suit and per rank, and how
     many substitutes the hand holds (the move generator offers a hand without any only
@@ -255,7 +249,7 @@ _PART_CACHE_LIMIT = 50_000
 
 
 class _Plan:
-    """What :func:`meld_parts` reads of a rule set, worked out once, and its cache of
+    """What :func:`parts_and_substitutes` reads of a rule set, worked out once, and its cache of
     parts (at most :data:`_PART_CACHE_LIMIT` of them)."""
 
     __slots__ = (
@@ -591,10 +585,10 @@ def _sequences_of_suit(
     :func:`_enumerate_sequences` lists the same melds in the same order (a test checks
     it); this one serves every hand that can put at most one substitute in a meld (every
     hand under ``biriba``) because it is the faster. With the general enumerator in its
-    place, cached by suit in the same way, :func:`meld_parts` takes about twice as long
-    on an uncached hand (28 against 13 microseconds, hands met in random play) and random
-    deals of the ``biriba`` rule set run about 17% slower (195 against 234 deals per
-    second, medians of 16 alternating runs of 400 deals).
+    place, cached by suit in the same way, :func:`parts_and_substitutes` took about twice
+    as long on an uncached hand (28 against 13 microseconds, hands met in random play)
+    and random deals of the ``biriba`` rule set ran about 17% slower (195 against 234
+    deals per second, medians of 16 alternating runs of 400 deals).
     """
     own_two = base + 1
     suit = base // 13
