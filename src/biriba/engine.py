@@ -136,6 +136,9 @@ _NO_KOZI: Final = Refusal(
 )
 _EMPTY_PILE: Final = Refusal("B4.1", "the discard pile is empty")
 _ONE_ON_ONE: Final = Refusal("Z4.4", "a player holding a single card may not take a one-card pile")
+#: What :meth:`Engine._take_before_look_ahead` gives when only the look-ahead (B4.5) can
+#: tell whether the take is legal: not a refusal given to anyone.
+_LOOK_AHEAD: Final = Refusal("B4.5", "the look-ahead decides")
 _NO_REDRAW: Final = Refusal(
     "Z2.2", "redraw is allowed only right after the deal's first draw, once, before any meld"
 )
@@ -195,6 +198,16 @@ _DRAW_OR_TAKE: Final[tuple[Move, ...]] = (_DRAW, _TAKE)
 _DRAW_ONLY: Final[tuple[Move, ...]] = (_DRAW,)
 _TAKE_OR_PASS: Final[tuple[Move, ...]] = (_TAKE, _PASS)
 _PASS_ONLY: Final[tuple[Move, ...]] = (_PASS,)
+
+
+def _draw_choices(take: bool, stock_open: bool) -> tuple[Move, ...]:
+    """The draw phase's moves: drawing while the stock is open (B4.1, B4.4, Z4.3, V7),
+    else passing; taking the pile when ``take``."""
+    if stock_open:
+        return _DRAW_OR_TAKE if take else _DRAW_ONLY
+    return _TAKE_OR_PASS if take else _PASS_ONLY
+
+
 #: V1: the four ways of naming the bonus suit, the only moves while a joker up-card waits.
 _NAME_SUITS: Final[tuple[Move, ...]] = tuple(NameSuit(suit) for suit in Suit)
 
@@ -432,12 +445,15 @@ class Engine:
                 return self.play_moves(self.situation(position), position.sizes[position.seat])
         elif phase is _DRAW_PHASE:
             if position.bonus_suit is not None or not self._kozi:
-                return self.draw_moves(
-                    self.situation(position),
-                    position.sizes[position.seat],
-                    position.pile,
-                    self.stock_open(len(position.stock)),
-                )
+                # The hand read from the position: a Situation is made only for the
+                # look-ahead that few takes need.
+                seat = position.seat
+                size = position.sizes[seat]
+                pile = position.pile
+                refusal = self._take_before_look_ahead(position.hands[seat], size, pile)
+                if refusal is _LOOK_AHEAD:
+                    refusal = self.take_refusal(self.situation(position), size, pile)
+                return _draw_choices(refusal is None, self.stock_open(len(position.stock)))
         else:
             return ()
         return self.moves(
@@ -488,10 +504,7 @@ class Engine:
         self, situation: Situation, size: int, pile: tuple[Card, ...], stock_open: bool
     ) -> tuple[Move, ...]:
         """The legal moves of the draw phase (B4.1, B4.4, Z4.3), ``size`` the cards in hand."""
-        take = self.take_refusal(situation, size, pile) is None
-        if stock_open:
-            return _DRAW_OR_TAKE if take else _DRAW_ONLY
-        return _TAKE_OR_PASS if take else _PASS_ONLY
+        return _draw_choices(self.take_refusal(situation, size, pile) is None, stock_open)
 
     def play_moves(self, situation: Situation, size: int) -> tuple[Move, ...]:
         """The legal moves of the play phase, ``size`` being the number of cards in hand.
@@ -640,17 +653,28 @@ class Engine:
         self, situation: Situation, size: int, pile: tuple[Card, ...]
     ) -> Refusal | None:
         """Why the player may not take ``pile`` (B4.1, B4.2, B4.5; Z4.4), or ``None``."""
+        refusal = self._take_before_look_ahead(situation.hand, size, pile)
+        if refusal is not _LOOK_AHEAD:
+            return refusal
+        if self.can_finish(self.after_take(situation, pile)):
+            return None
+        return _TAKE_TRAPS
+
+    def _take_before_look_ahead(
+        self, hand: Counts, size: int, pile: tuple[Card, ...]
+    ) -> Refusal | None:
+        """What :meth:`take_refusal` finds from the ``hand`` alone: a refusal (B4.1, Z4.4),
+        ``None`` when the hand after the take ends the turn freely however it is played
+        (B4.5), else :data:`_LOOK_AHEAD`, the look-ahead being needed."""
         if not pile:
             return _EMPTY_PILE
         if self._no_take_with_one and len(pile) == 1 and size == 1:
             return _ONE_ON_ONE
         pile_card = self.barred_after_take(pile)
-        barred = situation.hand[pile_card.index] + 1 if pile_card is not None else 0
+        barred = hand[pile_card.index] + 1 if pile_card is not None else 0
         if size + len(pile) >= self.fewest_free[barred]:
             return None
-        if self.can_finish(self.after_take(situation, pile)):
-            return None
-        return _TAKE_TRAPS
+        return _LOOK_AHEAD
 
     def hand_discard_refusal(self, situation: Situation, size: int) -> Refusal | None:
         """Why no card at all may be discarded from a hand of ``size`` cards (B4.3, B5.4,
