@@ -399,6 +399,40 @@ def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...
     assert [str(m) for m in fast] == [str(m) for m in general]
 
 
+def test_B3_2_a_suit_that_can_hold_no_sequence_is_remembered_not_cached() -> None:
+    """A suit whose ranks in hand can make no sequence (B3.2: three consecutive ranks, or
+    two at most one apart with a substitute, B3.3) is remembered by its row of ranks, for
+    the number of substitutes it could take, and never looked up in the cache of parts
+    again; the melds are those of the general enumerator either way."""
+    from biriba import enumeration
+
+    plan = enumeration._PLANS.get(BIRIBA) or enumeration._plan_for(BIRIBA)
+    enumeration.clear_tables()
+    hearts = 2
+    # Hearts 3, 7 and J: no run without a substitute; with one, 3 and 7 are still four
+    # ranks apart. Clubs 4 5 6 make a run.
+    plain = parse_cards("3H 7H JH 4C 5C 6C 9S")
+    row = bytes(1 if r in (3, 7, 11) else 0 for r in range(1, 14))
+    assert [str(m) for m in enumerate_melds(plain, BIRIBA)] == ["4C 5C 6C"]
+    assert row in plan.no_runs[0][hearts]
+    assert not plan.no_runs[1][hearts]
+    assert not any(key.startswith(row) for key in plan.cache)
+    cached = dict(plan.cache)
+    assert [str(m) for m in enumerate_melds(plain, BIRIBA)] == ["4C 5C 6C"]
+    assert plan.cache == cached  # the hearts were not looked for again
+
+    wild = parse_cards("3H 7H JH 4C 5C 6C JK")
+    listed = [str(m) for m in enumerate_melds(wild, BIRIBA)]
+    assert not any("H" in m for m in listed)
+    assert row in plan.no_runs[1][hearts]
+    # 3H 5H with a substitute: a run of three with 4 missing, so not remembered.
+    near = parse_cards("3H 5H JK")
+    assert [str(m) for m in enumerate_melds(near, BIRIBA)] == ["3H JK 5H"]
+    assert bytes(1 if r in (3, 5) else 0 for r in range(1, 14)) not in plan.no_runs[1][hearts]
+    enumeration.clear_tables()
+    assert not any(rows for by_suit in plan.no_runs for rows in by_suit)
+
+
 @given(
     st.integers(0, (1 << 13) - 1),
     st.integers(0, 1),
@@ -774,4 +808,7 @@ def test_clear_tables_empties_what_a_process_keeps_and_changes_no_meld(rules: Ru
     enumeration.clear_tables()
     assert [table.cache_info().currsize for table in tables] == [0] * len(tables)
     assert all(not plan.cache and not plan.lays for plan in enumeration._PLANS.values())
+    assert not any(
+        rows for plan in enumeration._PLANS.values() for by_suit in plan.no_runs for rows in by_suit
+    )
     assert [str(meld) for meld in enumerate_melds(hand, rules)] == [str(m) for m in before]

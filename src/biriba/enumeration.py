@@ -125,18 +125,26 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
     # hand holds, not on how many copies: the key is the suit's row of presence bytes.
     present = raw.translate(_PRESENT)
     one_cap = min(sub_cap, 1)
+    # The rows of ranks that can hold no sequence, by suit, with that many substitutes
+    # (most suits of a hand): known without a key or a look-up in the cache.
+    no_runs = plan.no_runs[one_cap]
     for base in (0, 13, 26, 39):
         if present.count(1, base, base + 13) < 2:
             continue
         row = present[base : base + 13]
+        hopeless = no_runs[base // 13]
+        if row in hopeless:
+            continue
         # The suit's presence row, the substitutes, and the suit (a key longer than any
         # rank's).
         key = row + wild_key + _TAGS[base]
         found = cache.get(key)
         if found is None:
-            found = _store(
-                cache, key, _sequences_of_suit(base, row, rules, plan, wild_key, one_cap)
-            )
+            lays = _sequences_of_suit(base, row, rules, plan, wild_key, one_cap)
+            if not lays and not _suit_windows_of(row, plan, base, one_cap):
+                hopeless.add(row)
+                continue
+            found = _store(cache, key, lays)
         if found is not _NO_MELDS:
             out.append(found)
     if sub_cap > 1:
@@ -257,6 +265,7 @@ class _Plan:
         "cache",
         "groupable",
         "lays",
+        "no_runs",
         "suit_shapes",
         "wild_first",
         "wild_idx",
@@ -305,6 +314,14 @@ class _Plan:
             for base in (0, 13, 26, 39)
         )
 
+        #: For 0 and 1 substitutes, by suit, the rows of ranks in hand (as
+        #: :func:`_row_windows` takes them) that can hold no sequence of that suit: kept
+        #: for the process, like the runs of ranks (they depend on the ranks and the
+        #: rule set alone), and emptied by :func:`clear_tables`.
+        self.no_runs: tuple[tuple[set[bytes], ...], ...] = tuple(
+            tuple(set() for _ in range(4)) for _ in range(2)
+        )
+
     def pairs(self, wild_key: bytes) -> Pairs:
         """The substitutes in hand as ``(index, count)`` pairs, from their counts in the
         order of :attr:`wild_idx`: made once for each ``wild_key`` (a few hundred at most)."""
@@ -342,6 +359,10 @@ def clear_tables() -> None:
     (:func:`biriba.melds.clear_tables`). For measurements of a first call in a fresh
     process; play never needs it."""
     clear_caches()
+    for plan in _PLANS.values():
+        for by_suit in plan.no_runs:
+            for rows in by_suit:
+                rows.clear()
     for table in (
         _row_windows,
         _natural_sets,
@@ -594,8 +615,8 @@ def _sequences_of_suit(
     suit = base // 13
     # Whether the suit's two stands natural at rank 2 (B3.6) though a substitute, and
     # the limits of its sequences (worked out once per rule set, by the plan).
-    twos_natural, drop_two, ace_low, min_len, max_len, lowest, highest = plan.suit_shapes[suit]
-    windows = _row_windows(present, sub_cap, drop_two, ace_low, min_len, max_len, lowest, highest)
+    twos_natural = plan.suit_shapes[suit][0]
+    windows = _suit_windows_of(present, plan, base, sub_cap)
     if not windows:
         return ()
     out: list[LayMeld] = []
@@ -643,6 +664,15 @@ def _sequences_of_suit(
                     )
                 out.append(lay)
     return tuple(out)
+
+
+def _suit_windows_of(
+    present: bytes, plan: _Plan, base: int, sub_cap: int
+) -> tuple[tuple[int, int, int], ...]:
+    """:func:`_row_windows` of the ranks ``present`` in the suit whose first card index
+    is ``base``, with that suit's limits from the rule set's ``plan``."""
+    _, drop_two, ace_low, min_len, max_len, lowest, highest = plan.suit_shapes[base // 13]
+    return _row_windows(present, sub_cap, drop_two, ace_low, min_len, max_len, lowest, highest)
 
 
 @functools.lru_cache(maxsize=8192)
