@@ -162,6 +162,8 @@ def paired_rounds(rounds: int, deals: int, gin: GinReference | None) -> dict[str
         other, count = random_deals(deals, BURACO, seed)
         buraco.append(other)
         buraco_moves += count / rounds
+    # Each round's Buraco deals per second over its Biriba ones: one round's figure moves
+    # by a tenth with the machine's load, the median of nine by about 0.02.
     buraco_ratios = [o / s for o, s in zip(buraco, biriba, strict=True)]
     out: dict[str, Any] = {
         "random_deals_per_s": statistics.median(biriba),

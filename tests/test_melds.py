@@ -403,7 +403,7 @@ def test_B3_2_a_suit_that_can_hold_no_sequence_is_remembered_not_cached() -> Non
     """A suit whose ranks in hand can make no sequence (B3.2: three consecutive ranks, or
     two at most one apart with a substitute, B3.3) is remembered by its row of ranks, for
     the number of substitutes it could take, and never looked up in the cache of parts
-    again; the melds are those of the general enumerator either way."""
+    again; the melds listed are the same the first time and the next."""
     from biriba import enumeration
 
     plan = enumeration._PLANS.get(BIRIBA) or enumeration._plan_for(BIRIBA)

@@ -317,7 +317,8 @@ class _Plan:
         #: For 0 and 1 substitutes, by suit, the rows of ranks in hand (as
         #: :func:`_row_windows` takes them) that can hold no sequence of that suit: kept
         #: for the process, like the runs of ranks (they depend on the ranks and the
-        #: rule set alone), and emptied by :func:`clear_tables`.
+        #: rule set alone; 8,192 rows of 13 ranks at most in each set), and emptied by
+        #: :func:`clear_tables`.
         self.no_runs: tuple[tuple[set[bytes], ...], ...] = tuple(
             tuple(set() for _ in range(4)) for _ in range(2)
         )
@@ -613,8 +614,8 @@ def _sequences_of_suit(
     """
     own_two = base + 1
     suit = base // 13
-    # Whether the suit's two stands natural at rank 2 (B3.6) though a substitute, and
-    # the limits of its sequences (worked out once per rule set, by the plan).
+    # Whether the suit's two stands natural at rank 2 (B3.6) though a substitute (worked
+    # out once per rule set, by the plan, with the limits of the suit's sequences).
     twos_natural = plan.suit_shapes[suit][0]
     windows = _suit_windows_of(present, plan, base, sub_cap)
     if not windows:
