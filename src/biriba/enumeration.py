@@ -140,11 +140,13 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
         key = row + wild_key + _TAGS[base]
         found = cache.get(key)
         if found is None:
-            lays = _sequences_of_suit(base, row, rules, plan, wild_key, one_cap)
-            if not lays and not _suit_windows_of(row, plan, base, one_cap):
+            windows = _suit_windows_of(row, plan, base, one_cap)
+            if not windows:
                 hopeless.add(row)
                 continue
-            found = _store(cache, key, lays)
+            found = _store(
+                cache, key, _sequences_of_suit(base, windows, rules, plan, wild_key, one_cap)
+            )
         if found is not _NO_MELDS:
             out.append(found)
     if sub_cap > 1:
@@ -590,19 +592,18 @@ def _multisets_into(
 
 def _sequences_of_suit(
     base: int,
-    present: bytes,
+    windows: tuple[tuple[int, int, int], ...],
     rules: RuleSet,
     plan: _Plan,
     wild_key: bytes,
     sub_cap: int,
 ) -> tuple[LayMeld, ...]:
     """The moves laying the sequences of the suit whose first card index is ``base``
-    (with at most one substitute), given which of its ranks the hand holds
-    (``present[r - 1]`` is 1 for rank ``r``, else 0) and ``wild_key``, the counts of its
-    substitutes (turned into ``(index, count)`` pairs by the rule set's ``plan`` only if
-    needed). The melds are found in, or put into, the plan's table of melds
-    (:func:`_interned`); the runs of ranks to fill come from :func:`_row_windows`, with
-    the limits of the plan's ``suit_shapes``.
+    (with at most ``sub_cap`` substitutes, 0 or 1), given the runs of ranks the hand's
+    ranks of that suit can fill (``windows``, from :func:`_suit_windows_of`, not empty)
+    and ``wild_key``, the counts of its substitutes (turned into ``(index, count)`` pairs
+    by the rule set's ``plan``). The melds are found in, or put into, the plan's table of
+    melds (:func:`_interned`).
 
     :func:`_enumerate_sequences` lists the same melds in the same order (a test checks
     it); this one serves every hand that can put at most one substitute in a meld (every
@@ -617,9 +618,6 @@ def _sequences_of_suit(
     # Whether the suit's two stands natural at rank 2 (B3.6) though a substitute (worked
     # out once per rule set, by the plan, with the limits of the suit's sequences).
     twos_natural = plan.suit_shapes[suit][0]
-    windows = _suit_windows_of(present, plan, base, sub_cap)
-    if not windows:
-        return ()
     out: list[LayMeld] = []
     substitutes = plan.pairs(wild_key)
     table = plan.lays
