@@ -415,7 +415,7 @@ def test_B3_2_a_suit_that_can_hold_no_sequence_is_remembered_not_cached() -> Non
     row = bytes(1 if r in (3, 7, 11) else 0 for r in range(1, 14))
     assert [str(m) for m in enumerate_melds(plain, BIRIBA)] == ["4C 5C 6C"]
     assert row in plan.no_runs[0][hearts]
-    assert not plan.no_runs[1][hearts]
+    assert row not in plan.no_runs[1][hearts]
     assert not any(key.startswith(row) for key in plan.cache)
     cached = dict(plan.cache)
     assert [str(m) for m in enumerate_melds(plain, BIRIBA)] == ["4C 5C 6C"]
@@ -430,7 +430,22 @@ def test_B3_2_a_suit_that_can_hold_no_sequence_is_remembered_not_cached() -> Non
     assert [str(m) for m in enumerate_melds(near, BIRIBA)] == ["3H JK 5H"]
     assert bytes(1 if r in (3, 5) else 0 for r in range(1, 14)) not in plan.no_runs[1][hearts]
     enumeration.clear_tables()
-    assert not any(rows for by_suit in plan.no_runs for rows in by_suit)
+    # Emptied, but for the rows of fewer than two ranks, which no sequence fits (B3.3).
+    few = {bytes(13)} | {bytes(1 if r == k else 0 for r in range(13)) for k in range(13)}
+    assert all(rows == few for by_suit in plan.no_runs for rows in by_suit)
+
+
+def test_B3_3_a_suit_of_fewer_than_two_ranks_is_never_looked_up() -> None:
+    """A suit holding one rank or none can make no sequence (B3.3: at least two naturals):
+    its row is known from the start, so that a hand's such suits are skipped without a
+    key or a look-up in the cache of parts, with or without substitutes."""
+    from biriba import enumeration
+
+    plan = enumeration._PLANS.get(BIRIBA) or enumeration._plan_for(BIRIBA)
+    enumeration.clear_tables()
+    hand = parse_cards("7H 9C JK KS 4D")
+    assert enumerate_melds(hand, BIRIBA) == ()
+    assert not plan.cache
 
 
 @given(
@@ -807,8 +822,9 @@ def test_clear_tables_empties_what_a_process_keeps_and_changes_no_meld(rules: Ru
     assert all(table.cache_info().currsize for table in tables)
     enumeration.clear_tables()
     assert [table.cache_info().currsize for table in tables] == [0] * len(tables)
-    assert all(not plan.cache and not plan.lays for plan in enumeration._PLANS.values())
-    assert not any(
-        rows for plan in enumeration._PLANS.values() for by_suit in plan.no_runs for rows in by_suit
-    )
+    plans = enumeration._PLANS.values()
+    assert all(not plan.cache and not plan.lays and not plan.substitutes for plan in plans)
+    # The rows known to hold no sequence are back to those of fewer than two ranks (B3.3).
+    few = {bytes(13)} | {bytes(1 if r == k else 0 for r in range(13)) for k in range(13)}
+    assert all(rows == few for plan in plans for by_suit in plan.no_runs for rows in by_suit)
     assert [str(meld) for meld in enumerate_melds(hand, rules)] == [str(m) for m in before]

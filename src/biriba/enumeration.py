@@ -91,61 +91,62 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
     raw = bytes(counts)
     # How many of each substitute the hand holds, in the order of rules.wild_indices (the
     # bytes sliced through an untyped name: mypyc 2.4 reads a slice held in a name as an
-    # integer index).
+    # integer index), and what follows from them, worked out once for each such key.
     hand: Any = raw
     wild_key: bytes = hand[plan.wild_first] + hand[plan.wild_second]
-    n_wild = sum(wild_key)
-    max_subs = rules.max_substitutes
-    sub_cap = n_wild if max_subs is None or max_subs > n_wild else max_subs
+    held = plan.substitutes.get(wild_key)
+    if held is None:
+        held = plan.held(wild_key)
+    n_wild, sub_cap, at_least, skipped, rank_tails, suit_tails = held
     cache = plan.cache
     out: list[Part] = []
     found: Part | None
     if rules.groups:
         # The ranks with enough cards for a group, found by bytes.find: most have too few.
-        enough = _rank_totals(raw).translate(plan.at_least[sub_cap])
-        groupable = plan.groupable
+        enough = _rank_totals(raw).translate(at_least)
         c = enough.find(1)
         while c != -1:
-            if groupable[c]:  # B3.5: no group of twos where they are substitutes
-                # The rank's counts by suit, the substitutes, and the rank.
-                key = raw[c:52:13] + wild_key + _TAGS[c]
+            # The rank's counts by suit, then the substitutes and the rank (rank_tails
+            # holds no tail for a rank whose cards are substitutes, B3.5).
+            tail = rank_tails[c]
+            if tail is not None:
+                key = raw[c:52:13] + tail
                 found = cache.get(key)
                 if found is None:
-                    per_suit = raw[c:52:13]
                     wilds = plan.pairs(wild_key)
                     found = _store(
                         cache,
                         key,
-                        _groups_of_rank(c + 1, per_suit, rules, wilds, sub_cap, plan.lays),
+                        _groups_of_rank(c + 1, raw[c:52:13], rules, wilds, sub_cap, plan.lays),
                     )
                 if found is not _NO_MELDS:
                     out.append(found)
             c = enough.find(1, c + 1)
     # A suit's sequences with at most one substitute depend on which of its ranks the
     # hand holds, not on how many copies: the key is the suit's row of presence bytes.
+    # The rows that can hold no sequence with that many substitutes (most suits of a
+    # hand, those with fewer than two ranks among them) are known without a key or a
+    # look-up in the cache: ``skipped``, by suit.
     present = raw.translate(_PRESENT)
-    one_cap = min(sub_cap, 1)
-    # The rows of ranks that can hold no sequence, by suit, with that many substitutes
-    # (most suits of a hand): known without a key or a look-up in the cache.
-    no_runs = plan.no_runs[one_cap]
-    for base in (0, 13, 26, 39):
-        if present.count(1, base, base + 13) < 2:
-            continue
+    for suit in range(4):
+        base = suit * 13
         row = present[base : base + 13]
-        hopeless = no_runs[base // 13]
+        hopeless = skipped[suit]
         if row in hopeless:
             continue
         # The suit's presence row, the substitutes, and the suit (a key longer than any
         # rank's).
-        key = row + wild_key + _TAGS[base]
+        key = row + suit_tails[suit]
         found = cache.get(key)
         if found is None:
-            windows = _suit_windows_of(row, plan, base, one_cap)
+            windows = _suit_windows_of(row, plan, base, min(sub_cap, 1))
             if not windows:
                 hopeless.add(row)
                 continue
             found = _store(
-                cache, key, _sequences_of_suit(base, windows, rules, plan, wild_key, one_cap)
+                cache,
+                key,
+                _sequences_of_suit(base, windows, rules, plan, wild_key, min(sub_cap, 1)),
             )
         if found is not _NO_MELDS:
             out.append(found)
@@ -268,6 +269,8 @@ class _Plan:
         "groupable",
         "lays",
         "no_runs",
+        "rules",
+        "substitutes",
         "suit_shapes",
         "wild_first",
         "wild_idx",
@@ -276,6 +279,8 @@ class _Plan:
     )
 
     def __init__(self, rules: RuleSet) -> None:
+        #: The rule set.
+        self.rules = rules
         #: The card indices of the substitutes (B1.3, Z1.2).
         self.wild_idx = rules.wild_indices
         #: Two slices of a hand's bytes that give, one after the other, the counts of its
@@ -322,8 +327,35 @@ class _Plan:
         #: rule set alone; 8,192 rows of 13 ranks at most in each set), and emptied by
         #: :func:`clear_tables`.
         self.no_runs: tuple[tuple[set[bytes], ...], ...] = tuple(
-            tuple(set() for _ in range(4)) for _ in range(2)
+            tuple(_few_ranks() for _ in range(4)) for _ in range(2)
         )
+        #: For each ``wild_key`` met (at most :data:`_SUBSTITUTES_LIMIT`), what
+        #: :meth:`held` works out of it.
+        self.substitutes: dict[bytes, Held] = {}
+
+    def held(self, wild_key: bytes) -> Held:
+        """What :func:`parts_and_substitutes` reads of the substitutes in a hand, from
+        their counts in the order of :attr:`wild_idx`, kept in :attr:`substitutes`: how
+        many there are; how many one meld may take (``sub_cap``: B3.3, Z3.4, V7); the
+        table that marks the ranks with cards enough for a group with that many; by
+        suit, the rows of ranks that can hold no sequence with at most one of them
+        (:attr:`no_runs`); and the tails of the cache keys, by rank (``None`` for a
+        rank of substitutes, which has no groups, B3.5) and by suit."""
+        n_wild = sum(wild_key)
+        max_subs = self.rules.max_substitutes
+        sub_cap = n_wild if max_subs is None or max_subs > n_wild else max_subs
+        held: Held = (
+            n_wild,
+            sub_cap,
+            self.at_least[sub_cap],
+            self.no_runs[min(sub_cap, 1)],
+            tuple(wild_key + _TAGS[c] if self.groupable[c] else None for c in range(13)),
+            tuple(wild_key + _TAGS[base] for base in (0, 13, 26, 39)),
+        )
+        if len(self.substitutes) >= _SUBSTITUTES_LIMIT:
+            self.substitutes.clear()
+        self.substitutes[wild_key] = held
+        return held
 
     def pairs(self, wild_key: bytes) -> Pairs:
         """The substitutes in hand as ``(index, count)`` pairs, from their counts in the
@@ -334,6 +366,27 @@ class _Plan:
                 [(i, c) for i, c in zip(self.wild_idx, wild_key, strict=True) if c]
             )
         return found
+
+
+#: What :meth:`_Plan.held` works out of the substitutes in a hand: their number, how
+#: many one meld may take, the table of ranks with cards enough for a group, by suit the
+#: rows of ranks that hold no sequence, and the cache keys' tails by rank and by suit.
+Held = tuple[int, int, bytes, tuple[set[bytes], ...], tuple[bytes | None, ...], tuple[bytes, ...]]
+
+
+#: How many kinds of hands' substitutes a plan keeps what it worked out of (``biriba``
+#: has 405 at most: up to two of each two and four jokers).
+_SUBSTITUTES_LIMIT: Final = 4096
+
+
+def _few_ranks() -> set[bytes]:
+    """A new set of the suit rows (13 bytes, 1 for each rank in hand) with fewer than two
+    ranks: no sequence has fewer than two naturals (B3.3, Z3.4), so that
+    :func:`parts_and_substitutes` skips them as rows known to hold none."""
+    rows = {bytes(13)}
+    for r in range(13):
+        rows.add(bytes(13)[:r] + b"\1" + bytes(13)[r + 1 :])
+    return rows
 
 
 #: The plan of each rule set in use, at most :data:`_PLAN_LIMIT` of them, oldest first.
@@ -366,6 +419,8 @@ def clear_tables() -> None:
         for by_suit in plan.no_runs:
             for rows in by_suit:
                 rows.clear()
+                rows |= _few_ranks()
+        plan.substitutes.clear()
     for table in (
         _row_windows,
         _natural_sets,
