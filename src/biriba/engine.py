@@ -541,11 +541,18 @@ class Engine:
         # melds' natural candidates: under Buraco a meld takes every substitute (Z3.4),
         # most of its candidates.
         for i, meld in enumerate(melds):
+            memo = None
             for idx in (
                 meld.candidate_indices() if substitutes else meld.natural_candidate_indices()
             ):
                 if counts[idx]:
-                    adds = addition_moves(meld, i, idx)
+                    # The moves kept with the meld (addition_moves, which makes them, keeps
+                    # them under this key), read here without a call once they are made.
+                    if memo is None:
+                        memo = meld.move_memo()
+                    adds = memo.get(i << 6 | idx)
+                    if adds is None:
+                        adds = addition_moves(meld, i, idx)
                     if spare > 0:
                         moves += adds
                         continue
@@ -560,7 +567,9 @@ class Engine:
                             is None
                         ):
                             moves.append(add)
-        if self.hand_discard_refusal(situation, size) is None:
+        if (size >= self.free_hand and not opening) or self.hand_discard_refusal(
+            situation, size
+        ) is None:  # (the common case, which hand_discard_refusal finds first, first)
             discards = compress(DISCARDS, counts)
             if pile_card is None:
                 moves += discards
