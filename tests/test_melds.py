@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import random
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -28,6 +29,7 @@ from biriba import (
     full_pack,
     parse_cards,
 )
+from biriba.cards import counts_of
 from biriba.melds import fits_in_one_place
 
 from .helpers import examples
@@ -828,3 +830,24 @@ def test_clear_tables_empties_what_a_process_keeps_and_changes_no_meld(rules: Ru
     few = {bytes(13)} | {bytes(1 if r == k else 0 for r in range(13)) for k in range(13)}
     assert all(rows == few for plan in plans for by_suit in plan.no_runs for rows in by_suit)
     assert [str(meld) for meld in enumerate_melds(hand, rules)] == [str(m) for m in before]
+
+
+@pytest.mark.parametrize("name", ["biriba", "buraco", "biriba-kozi", "biriba-sequences"])
+def test_B3_1_a_part_knows_the_length_of_its_longest_meld(name: str) -> None:
+    """Each cached part of a hand's melds (per rank, per suit) records the number of cards
+    of its longest meld, which the move generator compares with the cards the hand may
+    spare without a look-ahead (B4.5): the figure the enumerators give is the one its
+    melds have, for every part random hands meet."""
+    from biriba import enumeration
+
+    rules = RuleSet.named(name)
+    rng = random.Random(5)
+    pack = list(full_pack(rules))
+    checked = 0
+    for _ in range(300):
+        hand = rng.sample(pack, rng.randrange(3, 20))
+        counts = counts_of(hand)
+        for part in enumeration.parts_and_substitutes(counts, rules)[0]:
+            assert part.longest == max(len(lay.meld.cards) for lay in part.lays)
+            checked += 1
+    assert checked > 100

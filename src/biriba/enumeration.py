@@ -117,7 +117,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
                     found = _store(
                         cache,
                         key,
-                        _groups_of_rank(c + 1, raw[c:52:13], rules, wilds, sub_cap, plan.lays),
+                        *_groups_of_rank(c + 1, raw[c:52:13], rules, wilds, sub_cap, plan.lays),
                     )
                 if found is not _NO_MELDS:
                     out.append(found)
@@ -146,7 +146,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
             found = _store(
                 cache,
                 key,
-                _sequences_of_suit(base, windows, rules, plan, wild_key, min(sub_cap, 1)),
+                *_sequences_of_suit(base, windows, rules, plan, wild_key, min(sub_cap, 1)),
             )
         if found is not _NO_MELDS:
             out.append(found)
@@ -202,11 +202,15 @@ class Part:
 
     __slots__ = ("lays", "longest")
 
-    def __init__(self, lays: tuple[LayMeld, ...]) -> None:
+    def __init__(self, lays: tuple[LayMeld, ...], longest: int = -1) -> None:
+        """The part of the melds ``lays`` lay; ``longest``, when the enumerator knows it
+        (not negative), spares working it out."""
         #: The move that lays each meld.
         self.lays = lays
+        if longest < 0:
+            longest = max([len(lay.meld.cards) for lay in lays]) if lays else 0
         #: The number of cards of the longest meld (0 for none).
-        self.longest = max([len(lay.meld.cards) for lay in lays]) if lays else 0
+        self.longest = longest
 
     @property
     def melds(self) -> tuple[Meld, ...]:
@@ -219,11 +223,14 @@ class Part:
 _NO_MELDS: Final = Part(())
 
 
-def _store(cache: dict[bytes, Part], key: bytes, lays: tuple[LayMeld, ...]) -> Part:
-    """Cache the part of the melds ``lays`` lay under ``key``, emptying a full cache first."""
+def _store(
+    cache: dict[bytes, Part], key: bytes, lays: tuple[LayMeld, ...], longest: int = -1
+) -> Part:
+    """Cache the part of the melds ``lays`` lay under ``key``, emptying a full cache first
+    (``longest``, the cards of the longest meld, worked out here unless given)."""
     if len(cache) >= _PART_CACHE_LIMIT:
         cache.clear()
-    found = cache[key] = Part(lays) if lays else _NO_MELDS
+    found = cache[key] = Part(lays, longest) if lays else _NO_MELDS
     return found
 
 
@@ -531,10 +538,12 @@ def _groups_of_rank(
     wilds: Pairs,
     sub_cap: int,
     table: dict[int, LayMeld],
-) -> tuple[LayMeld, ...]:
+) -> tuple[tuple[LayMeld, ...], int]:
     """The moves laying the groups of one rank, given that rank's counts by suit and the
-    substitutes; the melds are found in, or put into, ``table`` (:func:`_interned`)."""
+    substitutes, and the number of cards of the longest (a :class:`Part`'s ``longest``);
+    the melds are found in, or put into, ``table`` (:func:`_interned`)."""
     out: list[LayMeld] = []
+    longest = 0
     min_len = rules.min_meld
     max_new = rules.max_new_meld
     sub_choices = _sub_choices(wilds, sub_cap)
@@ -557,7 +566,9 @@ def _groups_of_rank(
                 if lay is None:
                     lay = _interned(table, key, group, naturals + subs, rules, rank, 0, places)
                 out.append(lay)
-    return tuple(out)
+                if size > longest:
+                    longest = size
+    return tuple(out), longest
 
 
 @functools.lru_cache(maxsize=2048)
@@ -652,7 +663,7 @@ def _sequences_of_suit(
     plan: _Plan,
     wild_key: bytes,
     sub_cap: int,
-) -> tuple[LayMeld, ...]:
+) -> tuple[tuple[LayMeld, ...], int]:
     """The moves laying the sequences of the suit whose first card index is ``base``
     (with at most ``sub_cap`` substitutes, 0 or 1), given the runs of ranks the hand's
     ranks of that suit can fill (``windows``, from :func:`_suit_windows_of`, not empty)
@@ -674,12 +685,16 @@ def _sequences_of_suit(
     # out once per rule set, by the plan, with the limits of the suit's sequences).
     twos_natural = plan.suit_shapes[suit][0]
     out: list[LayMeld] = []
+    longest = 0
     substitutes = plan.pairs(wild_key)
     table = plan.lays
     cards_by_index = CARDS
     seq = MeldKind.SEQUENCE
     nat_cards = _NATURALS_BY_RANK[suit]
     for low, high, missing in windows:
+        # Every meld of the window holds a card for each of its ranks.
+        length = high - low + 1
+        listed = len(out)
         # The suit (2 bits), the ranks (4 bits each); then, with a substitute, its
         # place (4 bits) and card (6 bits); the lowest bit 1 for a sequence.
         key = (((suit << 8) | (low << 4) | high) << 11) | 1
@@ -688,6 +703,8 @@ def _sequences_of_suit(
             if lay is None:
                 lay = _interned(table, key, seq, nat_cards[low : high + 1], rules, suit, low, ())
             out.append(lay)
+            if length > longest:
+                longest = length
             if not sub_cap:
                 continue
             places = range(low, high + 1)
@@ -717,7 +734,9 @@ def _sequences_of_suit(
                         ONE_PLACE[place - low],
                     )
                 out.append(lay)
-    return tuple(out)
+        if len(out) > listed and length > longest:
+            longest = length
+    return tuple(out), longest
 
 
 def _suit_windows_of(
