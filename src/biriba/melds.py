@@ -83,7 +83,7 @@ class Meld:
     _low: int
     _subs: tuple[int, ...]
     _hash: int
-    _ext: dict[int, tuple[Meld, ...]]
+    _ext: dict[int, Meld | tuple[Meld, ...]]
     _addable: tuple[tuple[int, ...], tuple[int, ...]]
     _memo: dict[int, Any]
     _points: int
@@ -269,8 +269,14 @@ class Meld:
             object.__setattr__(self, "_ext", {})
             found = None
         if found is None:
-            found = self._ext[index] = _extensions(self, CARDS[index])[0]
-        return found
+            results = _extensions(self, CARDS[index])[0]
+            # One result, most of them, is kept as itself, not in a tuple of its own: a
+            # tuple fewer for the garbage collector to look at for each card and meld.
+            self._ext[index] = results[0] if len(results) == 1 else results
+            return results
+        if isinstance(found, tuple):
+            return found
+        return (found,)
 
     def extension_refusal(self, card: Card) -> tuple[str, str] | None:
         """Why ``card`` cannot be added to this meld, as ``(rule id, reason)``, or ``None``
