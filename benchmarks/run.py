@@ -124,43 +124,64 @@ class GinReference:
 UNCOLLECTED_SEEDS = 1_000_000
 
 
+def _collected_and_not(
+    rules: RuleSet, deals: int, seed: int, collected_first: bool
+) -> tuple[float, float, float, float]:
+    """One round of one game: ``deals`` random deals from ``seed`` with the collector on,
+    and as many other deals (from ``seed + UNCOLLECTED_SEEDS``) with it disabled, the
+    collected run first when ``collected_first``. Gives the collected run's deals per
+    second and moves per deal, the uncollected run's deals per second, and the
+    collector's share of the time, in moves per second."""
+
+    def collected() -> tuple[float, float]:
+        return random_deals(deals, rules, seed)
+
+    def uncollected() -> tuple[float, float]:
+        return without_collector(lambda: random_deals(deals, rules, seed + UNCOLLECTED_SEEDS))
+
+    gc.collect()
+    if collected_first:
+        speed, count = collected()
+        gc.collect()
+        free, free_count = uncollected()
+    else:
+        free, free_count = uncollected()
+        gc.collect()
+        speed, count = collected()
+    return speed, count, free, 1 - (speed * count) / (free * free_count)
+
+
 def paired_rounds(rounds: int, deals: int, gin: GinReference | None) -> dict[str, Any]:
     """Random deals timed in ``rounds`` short rounds of ``deals`` deals each (new seeds every
-    round), each round followed by as long a run of the OpenSpiel reference, as many
-    other Biriba deals with the garbage collector disabled and as many Buraco deals, the
-    two Biriba runs taking turns to go first. Alternating short rounds lets the machine's
-    drift fall on every measure alike: the ratios are the medians of each round's ratio.
-    The collector's share compares moves per second, the two runs playing other deals.
+    round), each round followed by as long a run of the OpenSpiel reference and by the
+    same for Buraco. Each game plays its deals twice a round, with the garbage collector
+    on and on other deals with it disabled, the two runs taking turns to go first: both
+    games are measured by the same steps, so that neither meets more warmed tables than
+    the other. Alternating short rounds lets the machine's drift fall on every measure
+    alike: the ratios are the medians of each round's ratio. The collector's share
+    compares moves per second, the two runs playing other deals.
     """
-    biriba, no_gc, buraco, reference, shares = [], [], [], [], []
+    biriba: list[float] = []
+    no_gc: list[float] = []
+    shares: list[float] = []
+    buraco: list[float] = []
+    buraco_no_gc: list[float] = []
+    buraco_shares: list[float] = []
+    reference: list[float] = []
     moves = buraco_moves = 0.0
     for r in range(rounds):
         seed = r * deals
-
-        def collected(seed: int = seed) -> tuple[float, float]:
-            return random_deals(deals, BIRIBA, seed)
-
-        def uncollected(seed: int = seed + UNCOLLECTED_SEEDS) -> tuple[float, float]:
-            return without_collector(lambda: random_deals(deals, BIRIBA, seed))
-
-        gc.collect()
-        if r % 2 == 0:
-            speed, count = collected()
-            gc.collect()
-            free, free_count = uncollected()
-        else:
-            free, free_count = uncollected()
-            gc.collect()
-            speed, count = collected()
+        speed, count, free, share = _collected_and_not(BIRIBA, deals, seed, r % 2 == 0)
         biriba.append(speed)
         no_gc.append(free)
-        shares.append(1 - (speed * count) / (free * free_count))
+        shares.append(share)
         moves += count / rounds
         if gin is not None:
             reference.append(gin.games_per_second(deals / speed))
-        gc.collect()
-        other, count = random_deals(deals, BURACO, seed)
+        other, count, other_free, share = _collected_and_not(BURACO, deals, seed, r % 2 == 0)
         buraco.append(other)
+        buraco_no_gc.append(other_free)
+        buraco_shares.append(share)
         buraco_moves += count / rounds
     # Each round's Buraco deals per second over its Biriba ones: one round's figure moves
     # by a tenth with the machine's load, the median of nine by about 0.02.
@@ -172,6 +193,9 @@ def paired_rounds(rounds: int, deals: int, gin: GinReference | None) -> dict[str
         "gc_share_of_random_deals": statistics.median(shares),
         "gc_share_rounds": shares,
         "random_buraco_deals_per_s": statistics.median(buraco),
+        "random_buraco_deals_per_s_no_gc": statistics.median(buraco_no_gc),
+        "buraco_gc_share": statistics.median(buraco_shares),
+        "buraco_gc_share_rounds": buraco_shares,
         "buraco_moves_per_deal": buraco_moves,
         "buraco_to_biriba_deals": statistics.median(buraco_ratios),
         "buraco_to_biriba_rounds": buraco_ratios,
@@ -505,6 +529,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{results['random_buraco_deals_per_s']:,.0f}",
             per_gin(results["random_buraco_deals_per_s"]),
         ),
+        (
+            "  the same, garbage collector disabled",
+            f"{results['random_buraco_deals_per_s_no_gc']:,.0f}",
+            per_gin(results["random_buraco_deals_per_s_no_gc"]),
+        ),
+        ("  share of the time in the collector", f"{results['buraco_gc_share']:.0%}", ""),
         ("buraco moves per deal", f"{results['buraco_moves_per_deal']:,.0f}", ""),
         (
             "buraco deals / biriba deals (median of rounds)",
@@ -514,7 +544,12 @@ def main(argv: list[str] | None = None) -> int:
         ),
         ("legal_moves / s: cold / regenerated / cached", "", ""),
     ]
-    for key in ("random_deals_per_s", "random_deals_per_s_no_gc", "random_buraco_deals_per_s"):
+    for key in (
+        "random_deals_per_s",
+        "random_deals_per_s_no_gc",
+        "random_buraco_deals_per_s",
+        "random_buraco_deals_per_s_no_gc",
+    ):
         per_gin_game[key] = results[key]
     for key, label in (
         ("legal_moves_per_s_all_phases", "  all phases"),

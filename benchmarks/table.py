@@ -32,6 +32,8 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("share of random deals' time in the collector", "gc_share_of_random_deals", "share"),
     ("moves per deal", "moves_per_deal", "number"),
     ("random Buraco deals / s", "random_buraco_deals_per_s", "rate"),
+    ("the same, garbage collector disabled", "random_buraco_deals_per_s_no_gc", "rate"),
+    ("share of Buraco deals' time in the collector", "buraco_gc_share", "share"),
     ("Buraco deals / Biriba deals", "buraco_to_biriba_deals", "ratio"),
     ("``legal_moves()`` / s, all phases (1)", "legal_moves_per_s_all_phases", "triple"),
     ("``legal_moves()`` / s, 12 cards (1)", "legal_moves_per_s_12_cards", "triple"),

@@ -46,6 +46,8 @@ def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) ->
     assert results["gc_share_of_random_deals"] == statistics.median(results["gc_share_rounds"])
     assert len(results["gc_share_rounds"]) == results["rounds"]
     assert results["random_buraco_deals_per_s"] > 0
+    assert results["random_buraco_deals_per_s_no_gc"] > 0
+    assert results["buraco_gc_share"] == statistics.median(results["buraco_gc_share_rounds"])
     # Issue 11's figure, the median of the rounds' ratios, with their spread printed.
     buraco = results["buraco_to_biriba_rounds"]
     assert len(buraco) == results["rounds"]
@@ -68,9 +70,9 @@ def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) ->
 
 def test_no_run_of_a_round_replays_the_deals_of_another(monkeypatch: pytest.MonkeyPatch) -> None:
     # The tables a process keeps are not emptied between runs: a run replaying the seeds
-    # of the run before it would meet its melds again and go faster. Each round's Biriba
-    # deals with the collector on and off, and its Buraco deals, are other deals; the
-    # collector's share compares moves per second, not deals.
+    # of the run before it would meet its melds again and go faster. Each round's deals
+    # with the collector on and off are other deals; the collector's share compares
+    # moves per second, not deals.
     spec = importlib.util.spec_from_file_location("benchmark_run", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -80,29 +82,44 @@ def test_no_run_of_a_round_replays_the_deals_of_another(monkeypatch: pytest.Monk
     def fake_deals(count: int, rules: RuleSet = BIRIBA, first_seed: int = 0) -> tuple[float, float]:
         runs.append((rules.name, gc.isenabled(), first_seed))
         collected = gc.isenabled()
-        # With the collector: 10 deals a second of 100 moves; without: 20 of 60.
+        # Biriba with the collector: 10 deals a second of 100 moves; without: 20 of 60.
+        # Buraco: 8 of 120 with it, 12 of 100 without.
+        if rules.name == "buraco":
+            return (8.0, 120.0) if collected else (12.0, 100.0)
         return (10.0, 100.0) if collected else (20.0, 60.0)
 
     monkeypatch.setattr(module, "random_deals", fake_deals)
     results = module.paired_rounds(4, 3, None)
-    assert [(name, on) for name, on, _ in runs[:3]] == [
+    # Both games are measured by the same steps: the collected run first in even
+    # rounds, the uncollected one first in odd rounds, so that neither game meets tables
+    # warmed by more deals of its own than the other.
+    assert [(name, on) for name, on, _ in runs[:4]] == [
         ("biriba", True),
         ("biriba", False),
         ("buraco", True),
+        ("buraco", False),
     ]
-    assert [(name, on) for name, on, _ in runs[3:6]] == [
+    assert [(name, on) for name, on, _ in runs[4:8]] == [
         ("biriba", False),
         ("biriba", True),
+        ("buraco", False),
         ("buraco", True),
     ]
+    assert len(runs) == 16
     for r in range(4):
-        by_run = {(name, on): seed for name, on, seed in runs[3 * r : 3 * r + 3]}
-        on = set(range(by_run["biriba", True], by_run["biriba", True] + 3))
-        off = set(range(by_run["biriba", False], by_run["biriba", False] + 3))
-        assert not on & off  # no deal played both with and without the collector
+        by_run = {(name, on): seed for name, on, seed in runs[4 * r : 4 * r + 4]}
+        for game in ("biriba", "buraco"):
+            on = set(range(by_run[game, True], by_run[game, True] + 3))
+            off = set(range(by_run[game, False], by_run[game, False] + 3))
+            assert not on & off  # no deal played both with and without the collector
         assert by_run["biriba", True] == by_run["buraco", True] == 3 * r
-    # 1 - (10 * 100) / (20 * 60) per round, in moves per second.
+    # 1 - (10 * 100) / (20 * 60) per round, in moves per second; Buraco's likewise.
     assert results["gc_share_rounds"] == [pytest.approx(1 - 1000 / 1200)] * 4
+    assert results["buraco_gc_share_rounds"] == [pytest.approx(1 - 960 / 1200)] * 4
+    assert results["buraco_gc_share"] == pytest.approx(1 - 960 / 1200)
+    assert results["random_buraco_deals_per_s_no_gc"] == 12.0
+    # The ratio compares the collected runs of both games.
+    assert results["buraco_to_biriba_rounds"] == [pytest.approx(0.8)] * 4
     assert gc.isenabled()
 
 
