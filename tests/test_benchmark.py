@@ -10,6 +10,7 @@ import gc
 import importlib.util
 import json
 import random
+import shutil
 import statistics
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from .helpers import run_script, run_script_refused
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 LONG_RUN = SCRIPT.with_name("long_run.py")
 COMPARE = SCRIPT.with_name("compare.py")
+INSTRUCTIONS = SCRIPT.with_name("instructions.py")
 
 
 def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) -> None:
@@ -121,6 +123,68 @@ def test_no_run_of_a_round_replays_the_deals_of_another(monkeypatch: pytest.Monk
     # The ratio compares the collected runs of both games.
     assert results["buraco_to_biriba_rounds"] == [pytest.approx(0.8)] * 4
     assert gc.isenabled()
+
+
+@pytest.fixture
+def valgrind() -> None:
+    if shutil.which("valgrind") is None:
+        pytest.skip(
+            "NO VALGRIND: the instruction counts were not measured (.ci/run installs "
+            "valgrind with apt-get)"
+        )
+
+
+@pytest.mark.usefixtures("valgrind")
+def test_the_instruction_counts_read_each_run_of_the_rounds_apart(tmp_path: Path) -> None:
+    out = tmp_path / "instructions.json"
+    stdout = run_script(INSTRUCTIONS, "--quick", "--out", str(out), timeout=300)
+    results = json.loads(out.read_text())
+    ((tree, figures),) = results["trees"].items()
+    assert Path(tree) == SCRIPT.parent.parent
+    # run.py's rounds, in its order: each game on and off, turn about.
+    runs = figures["runs"]
+    assert [(r["rules"], r["collected"], r["first_seed"]) for r in runs] == [
+        ("biriba", True, 0),
+        ("biriba", False, 1_000_000),
+        ("buraco", True, 0),
+        ("buraco", False, 1_000_000),
+        ("biriba", False, 1_000_002),
+        ("biriba", True, 2),
+        ("buraco", False, 1_000_002),
+        ("buraco", True, 2),
+    ]
+    # Each count is one run's alone: two deals take millions of instructions, where
+    # starting Python and importing the library take hundreds of millions.
+    for r in runs:
+        assert 1e6 < r["instructions"] < 2e8, r
+        assert r["moves_per_deal"] > 50
+    for game in ("biriba", "buraco"):
+        on = [r["instructions"] for r in runs if r["rules"] == game and r["collected"]]
+        assert figures[game]["rounds"] == on
+        assert figures[game]["instructions_per_deal"] == sum(on) / 4
+    ratios = figures["buraco_to_biriba_rounds"]
+    assert ratios == [
+        a / b for a, b in zip(figures["biriba"]["rounds"], figures["buraco"]["rounds"], strict=True)
+    ]
+    assert figures["buraco_to_biriba"] == statistics.median(ratios)
+    assert f"{figures['buraco_to_biriba']:.3f} (median of rounds" in stdout
+
+
+@pytest.mark.usefixtures("valgrind")
+def test_two_trees_counted_at_once_are_compared(tmp_path: Path) -> None:
+    out = tmp_path / "instructions.json"
+    root = str(SCRIPT.parent.parent)
+    stdout = run_script(
+        INSTRUCTIONS, "--quick", "--tree", root, "--tree", root, "--out", str(out), timeout=300
+    )
+    compared = json.loads(out.read_text())["second_over_first"]
+    # The same library twice: the same instructions, but for where the system lays out
+    # each process's memory (cards hash by identity, so dictionaries probe differently).
+    assert compared["biriba"] == pytest.approx(1, abs=0.01)
+    assert compared["buraco"] == pytest.approx(1, abs=0.01)
+    assert "the second tree's instructions over the first's" in stdout
+    refused = run_script_refused(INSTRUCTIONS, "--tree", str(tmp_path))
+    assert "holds no src/biriba" in refused
 
 
 def test_the_reference_can_be_left_out_and_is_refused_when_missing(tmp_path: Path) -> None:
