@@ -36,6 +36,7 @@ from biriba import (
     parse_cards,
     records,
 )
+from biriba import engine as biriba_engine
 from biriba.bots import GreedyBot, RandomBot, play_deal
 from biriba.engine import Engine, Situation, engine_for
 
@@ -590,6 +591,55 @@ def test_V3_the_bound_is_never_below_what_a_hand_can_lay(
     deal = deal_under(5)
     engine = engine_for(deal.rules)
     assert engine._most_points(engine.situation(deal.position)) >= 5 * low
+
+
+def _v3_search_position() -> Deal:
+    """A position of random play under a minimum of 90 whose moves need a search of a few
+    hundred states (seed 29, after 40 random moves: the team's opening turn)."""
+    deal = Deal.new(BIRIBA.evolve(entry_minimum=90), seed=29)
+    rng = random.Random(29)
+    for _ in range(40):
+        deal.play(rng.choice(deal.legal_moves()))
+    assert deal.phase is Phase.PLAY and deal.position.opening
+    return deal
+
+
+def test_V3_a_turns_look_ahead_is_not_emptied_in_the_middle_of_its_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """B4.5 under V3: the look-aheads of one opening turn's moves are one search, in which
+    the engine's cache of answers is not emptied (emptied, the search met its states
+    again and again: 25 seconds for a call that now takes 6); it is emptied between
+    searches once past its limit."""
+    expected = _v3_search_position().legal_moves()
+    engine = engine_for(BIRIBA.evolve(entry_minimum=90))
+    monkeypatch.setattr(biriba_engine, "_FINISH_CACHE_LIMIT", 16)
+    cache: dict[Any, bool] = engine._finish_cache
+    cache.clear()
+    assert _v3_search_position().legal_moves() == expected
+    # Every answer of the search kept, far more than the limit between searches.
+    assert len(cache) > 200
+    assert engine._searching == 0
+    # The next search starts by emptying it.
+    cache["a key no search meets"] = True
+    deal = _v3_search_position()
+    assert deal.legal_moves() == expected
+    assert "a key no search meets" not in cache
+    assert engine._searching == 0
+
+
+def test_V3_a_position_read_lists_the_moves_its_check_found() -> None:
+    """B4.5 under V3: reading a position checks that its player has a legal move, which
+    can take a search; the deal read keeps the moves found, so that listing them (or
+    checking one of them) does not search again."""
+    played = _v3_search_position()
+    expected = played.legal_moves()
+    engine = engine_for(played.rules)
+    deal = Deal.from_dict(played.to_dict())
+    engine._finish_cache.clear()
+    assert deal.legal_moves() == expected
+    assert not engine._finish_cache  # no look-ahead asked again
+    assert deal.copy().legal_moves() is deal.legal_moves()
 
 
 # ---------------------------------------------------------------- V5, V6, V7

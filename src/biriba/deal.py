@@ -199,9 +199,12 @@ class Deal:
         must be that same rule set. Raises :class:`~biriba.InvalidPositionError` naming
         the problem (and the rule it breaks, as ``err.rule``).
         """
-        rules, position = read_position(data, rules)
+        rules, position, moves = read_position(data, rules)
         start = position_to_dict(position, rules)
-        return cls._at(engine_for(rules), position, [], [], None, None, start)
+        # The moves the check found, remembered as legal_moves() would remember them: a
+        # program that reads a position and then lists or checks its moves (a search
+        # under an entry minimum, V3, can take seconds) does not find them twice.
+        return cls._at(engine_for(rules), position, [], [], (position, moves), None, start)
 
     def copy(self) -> Deal:
         """An independent copy, history included; cheap enough to call per search node."""

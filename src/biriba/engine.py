@@ -214,13 +214,22 @@ _NAME_SUITS: Final[tuple[Move, ...]] = tuple(NameSuit(suit) for suit in Suit)
 #: The discard of each card, by :attr:`Card.index <biriba.Card.index>`: one shared object each.
 DISCARDS: Final = tuple(Discard(c) for c in CARDS)
 
-#: How many look-ahead answers (B4.5) an engine keeps before it empties its cache. Play
-#: without an entry minimum keeps a few hundred; one search for a turn that must reach
-#: the minimum (V3) can meet tens of thousands of states, and a cache emptied in the
-#: middle of it makes it start over (4,096 kept: 122 s for the worst call of 20 random
-#: deals under a minimum of 150; 65,536: 24 s). A cache much larger than this makes
-#: Python's garbage collector slow everything.
-_FINISH_CACHE_LIMIT: Final = 32_768
+#: How many look-ahead answers (B4.5) an engine keeps between searches: a search that
+#: begins with more emptying the cache first. Play without an entry minimum keeps a few
+#: hundred. A cache much larger than this, kept from search to search, makes Python's
+#: garbage collector slow everything. (Not ``Final``, which the compiled build would
+#: fix: a test lowers it.)
+_FINISH_CACHE_LIMIT = 32_768
+
+#: How many the cache may hold in the middle of one search before it is emptied all the
+#: same. A search that must reach an entry minimum (V3) can meet a hundred thousand
+#: states and more, and a cache emptied in the middle of it makes it meet them again:
+#: emptied at 32,768, the moves of a hand of 20 cards met in random play under a
+#: minimum of 150 took 25 seconds (82 emptyings, 2.9 million look-aheads); emptied only
+#: between searches, 5.8 seconds (142,219 answers, 700,240 look-aheads). Each answer
+#: keeps about 300 bytes, so that one search holds about 80 MB at most; a search that
+#: meets more states than this takes minutes whether or not it meets some again.
+_FINISH_SEARCH_LIMIT: Final = 262_144
 
 
 class Engine:
@@ -298,6 +307,11 @@ class Engine:
             rules.reserve_size >= max(self.free_hand, most_copies + 1) and not self._minimum
         )
         self._finish_cache: dict[Situation, bool] = {}
+        #: How many look-aheads are under way (:meth:`can_finish` asks itself, through
+        #: :meth:`after_refusal`): the cache is emptied only when none is. (Threads sharing
+        #: the engine share the count: one may then keep the cache larger, or empty it in
+        #: the middle of another's search, which costs time, never a wrong answer.)
+        self._searching = 0
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
         # A pickled engine is its rule set: it unpickles to the shared engine of that rule
@@ -524,59 +538,69 @@ class Engine:
         spare = size - self.fewest_free[counts[pile_card.index] if pile_card is not None else 0]
         if opening:
             spare = -1
-        parts, substitutes = parts_and_substitutes(counts, self.rules)
-        for part in parts:  # new melds within Z3.2's limit
-            lays = part.lays
-            if part.longest <= spare:
-                moves += lays
-                continue
-            for lay in lays:
-                meld = lay.meld
-                if len(meld.cards) <= spare or (
-                    after_refusal(situation, size, meld.cards, (*melds, meld)) is None
+            # V3: every meld needs the look-ahead, and the look-aheads of one turn's moves
+            # meet the same states: one search, in which the cache is not emptied.
+            self._enter_search()
+        try:
+            parts, substitutes = parts_and_substitutes(counts, self.rules)
+            for part in parts:  # new melds within Z3.2's limit
+                lays = part.lays
+                if part.longest <= spare:
+                    moves += lays
+                    continue
+                for lay in lays:
+                    meld = lay.meld
+                    if len(meld.cards) <= spare or (
+                        after_refusal(situation, size, meld.cards, (*melds, meld)) is None
+                    ):
+                        moves.append(lay)
+            # Additions (B3.8 to B3.12). A hand without substitutes (eight in ten of the play
+            # positions of random Biriba deals, nine in ten of Buraco's) looks only at the
+            # melds' natural candidates: under Buraco a meld takes every substitute (Z3.4),
+            # most of its candidates.
+            for i, meld in enumerate(melds):
+                memo = None
+                for idx in (
+                    meld.candidate_indices() if substitutes else meld.natural_candidate_indices()
                 ):
-                    moves.append(lay)
-        # Additions (B3.8 to B3.12). A hand without substitutes (eight in ten of the play
-        # positions of random Biriba deals, nine in ten of Buraco's) looks only at the
-        # melds' natural candidates: under Buraco a meld takes every substitute (Z3.4),
-        # most of its candidates.
-        for i, meld in enumerate(melds):
-            memo = None
-            for idx in (
-                meld.candidate_indices() if substitutes else meld.natural_candidate_indices()
-            ):
-                if counts[idx]:
-                    # The moves kept with the meld (addition_moves, which makes them, keeps
-                    # them under this key), read here without a call once they are made.
-                    if memo is None:
-                        memo = meld.move_memo()
-                    adds = memo.get(i << 6 | idx)
-                    if adds is None:
-                        adds = addition_moves(meld, i, idx)
-                    if spare > 0:
-                        moves += adds
-                        continue
-                    for add in adds:
-                        result = add.result
-                        if result is None:  # the card's one place
-                            result = meld.extensions_of_index(idx)[0]
-                        if (
-                            after_refusal(
-                                situation, size, (add.card,), (*melds[:i], result, *melds[i + 1 :])
-                            )
-                            is None
-                        ):
-                            moves.append(add)
-        if (size >= self.free_hand and not opening) or self.hand_discard_refusal(
-            situation, size
-        ) is None:  # (the common case, which hand_discard_refusal finds first, first)
-            discards = compress(DISCARDS, counts)
-            if pile_card is None:
-                moves += discards
-            else:
-                barred_discard = DISCARDS[pile_card.index]
-                moves += [d for d in discards if d is not barred_discard]
-        return tuple(moves)
+                    if counts[idx]:
+                        # The moves kept with the meld (addition_moves, which makes them, keeps
+                        # them under this key), read here without a call once they are made.
+                        if memo is None:
+                            memo = meld.move_memo()
+                        adds = memo.get(i << 6 | idx)
+                        if adds is None:
+                            adds = addition_moves(meld, i, idx)
+                        if spare > 0:
+                            moves += adds
+                            continue
+                        for add in adds:
+                            result = add.result
+                            if result is None:  # the card's one place
+                                result = meld.extensions_of_index(idx)[0]
+                            if (
+                                after_refusal(
+                                    situation,
+                                    size,
+                                    (add.card,),
+                                    (*melds[:i], result, *melds[i + 1 :]),
+                                )
+                                is None
+                            ):
+                                moves.append(add)
+            if (size >= self.free_hand and not opening) or self.hand_discard_refusal(
+                situation, size
+            ) is None:  # (the common case, which hand_discard_refusal finds first, first)
+                discards = compress(DISCARDS, counts)
+                if pile_card is None:
+                    moves += discards
+                else:
+                    barred_discard = DISCARDS[pile_card.index]
+                    moves += [d for d in discards if d is not barred_discard]
+            return tuple(moves)
+        finally:
+            if opening:
+                self._searching -= 1
 
     # ============================================================== refusals
     def adopt(self, move: Move) -> Move | Refusal:
@@ -860,14 +884,27 @@ class Engine:
             key = situation._replace(melds=tuple(sorted(situation.melds, key=hash)))
         found = cache.get(key)
         if found is None:
-            if len(cache) >= _FINISH_CACHE_LIMIT:
-                cache.clear()
-            found = not (short and self._beyond_melds(situation, short)) and any(
-                self.after_refusal(situation, size, removed, after) is None
-                for removed, after in self._melding_options(situation)
-            )
+            self._enter_search()
+            try:
+                found = not (short and self._beyond_melds(situation, short)) and any(
+                    self.after_refusal(situation, size, removed, after) is None
+                    for removed, after in self._melding_options(situation)
+                )
+            finally:
+                self._searching -= 1
             cache[key] = found
         return found
+
+    def _enter_search(self) -> None:
+        """Count one more look-ahead under way (the caller counts it off when done). The
+        cache of answers is emptied here, before the search, when past its limit between
+        searches (:data:`_FINISH_CACHE_LIMIT`), and in the middle of one only past
+        :data:`_FINISH_SEARCH_LIMIT`: a search that must start over meets again every
+        state it had answered."""
+        cache = self._finish_cache
+        if len(cache) >= (_FINISH_SEARCH_LIMIT if self._searching else _FINISH_CACHE_LIMIT):
+            cache.clear()
+        self._searching += 1
 
     def _card_points(self, situation: Situation) -> int:
         """V3: the value of every card in hand and, when the hand may still empty into a

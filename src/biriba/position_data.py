@@ -19,6 +19,7 @@ from biriba.engine import Engine, engine_for
 from biriba.errors import BiribaError, InvalidMeldError, InvalidPositionError, NotationError
 from biriba.limits import MAX_CARDS, excerpt
 from biriba.melds import Meld
+from biriba.moves import Move
 from biriba.position import Phase, Position
 from biriba.rules import RuleSet, StockExhausted, full_pack, rules_from_data, rules_to_data
 
@@ -135,9 +136,12 @@ def _list(value: object, where: str, length: int) -> list[Any]:
     return list(value)
 
 
-def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleSet, Position]:
-    """The rule set and the :class:`~biriba.position.Position` of position data, checked;
-    see :meth:`Deal.from_dict <biriba.Deal.from_dict>`."""
+def read_position(
+    data: Mapping[str, Any], rules: RuleSet | None
+) -> tuple[RuleSet, Position, tuple[Move, ...]]:
+    """The rule set and the :class:`~biriba.position.Position` of position data, checked,
+    and the position's legal moves, which the check finds (B4.5: a position that is not
+    over has one); see :meth:`Deal.from_dict <biriba.Deal.from_dict>`."""
     if not isinstance(data, Mapping):
         raise TypeError(f"a position is a dict, got {type(data).__name__}")
     missing = [k for k in REQUIRED_KEYS if k not in data]
@@ -348,11 +352,12 @@ def read_position(data: Mapping[str, Any], rules: RuleSet | None) -> tuple[RuleS
         bonus_suit=bonus_suit,
         opening=opening,
     )
-    if phase is not Phase.OVER and not engine.legal_moves(position):
+    moves = engine.legal_moves(position)
+    if phase is not Phase.OVER and not moves:
         raise _fail(
             f"seat {to_move} has no legal move: no turn can be finished from here (B4.5)", "B4.5"
         )
-    return rules, position
+    return rules, position, moves
 
 
 def _check_history(
