@@ -312,6 +312,8 @@ class Engine:
         #: the engine share the count: one may then keep the cache larger, or empty it in
         #: the middle of another's search, which costs time, never a wrong answer.)
         self._searching = 0
+        #: The packet :meth:`_card_points` last valued, and its value (V3).
+        self._packet_value: tuple[tuple[Card, ...] | None, int] = (None, 0)
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
         # A pickled engine is its rule set: it unpickles to the shared engine of that rule
@@ -831,10 +833,12 @@ class Engine:
                 return refusals.reserve_received if received else refusals.no_reserve_left
             if not self.can_receive(new_melds, packet):
                 return _RESERVE_NEEDS_BIRIBA
-            if self.can_finish(
+            if self._finishes(
                 _new_situation(
                     Situation, (counts_of(packet), new_melds, True, None, pile_card, opening)
-                )
+                ),
+                len(packet),
+                short,
             ):
                 return None
         elif (
@@ -843,11 +847,13 @@ class Engine:
                 counts[pile_card.index] - removed.count(pile_card) if pile_card is not None else 0
             ]
             and not short
-        ) or self.can_finish(
+        ) or self._finishes(
             _new_situation(
                 Situation,
                 (_minus(counts, removed), new_melds, received, packet, pile_card, opening),
-            )
+            ),
+            left,
+            short,
         ):
             return None
         if short:
@@ -862,22 +868,27 @@ class Engine:
     def can_finish(self, situation: Situation) -> bool:
         """Whether the player can still end the turn legally from ``situation`` (B4.5),
         having reached the entry minimum where one applies (V3)."""
-        counts = situation.hand
-        pile_card = situation.pile_card
-        size = sum(counts)
-        opening = situation.opening
-        short = self.short_of_minimum(situation.melds, opening)  # V3
+        return self._finishes(
+            situation,
+            sum(situation.hand),
+            self.short_of_minimum(situation.melds, situation.opening),  # V3
+        )
+
+    def _finishes(self, situation: Situation, size: int, short: int) -> bool:
+        """:meth:`can_finish` of ``situation``, whose hand holds ``size`` cards and whose
+        team still lacks ``short`` points of the entry minimum (V3): what the look-ahead's
+        own steps (:meth:`after_refusal`) know already."""
         if not short:
+            counts = situation.hand
+            pile_card = situation.pile_card
             barred = counts[pile_card.index] if pile_card is not None else 0
             if size >= self.fewest_free[barred]:
                 return True
             if size == 1 and not barred and self.hand_discard_refusal(situation, 1) is None:
                 return True
-        elif self._card_points(situation) < short:
-            return False  # V3: the whole hand, and the packet it may empty into, is worth less
         cache = self._finish_cache
         key = situation
-        if opening and len(situation.melds) > 1:
+        if situation.opening and len(situation.melds) > 1:
             # V3: every meld of the team was laid this turn; what can still be done does
             # not depend on the order they were laid in, so the search meets each set of
             # melds once, in one order.
@@ -886,7 +897,15 @@ class Engine:
         if found is None:
             self._enter_search()
             try:
-                found = not (short and self._beyond_melds(situation, short)) and any(
+                # V3: first the bounds on what the team can still lay this turn, the whole
+                # hand's value (and the packet's it may empty into) and what its melds
+                # could hold; then every way on.
+                found = not (
+                    short
+                    and (
+                        self._card_points(situation) < short or self._beyond_melds(situation, short)
+                    )
+                ) and any(
                     self.after_refusal(situation, size, removed, after) is None
                     for removed, after in self._melding_options(situation)
                 )
@@ -912,8 +931,15 @@ class Engine:
         can still lay this turn."""
         rules = self.rules
         most = rules.counts_value(situation.hand)
-        if situation.packet is not None:
-            most += rules.cards_value(situation.packet)
+        packet = situation.packet
+        if packet is not None:
+            # The packet's value, kept for the packet last asked of (one search asks of
+            # one packet again and again): one pair, replaced whole, so that threads
+            # sharing the engine never read one packet's value for another.
+            valued = self._packet_value
+            if valued[0] is not packet:
+                valued = self._packet_value = (packet, rules.cards_value(packet))
+            most += valued[1]
         return most
 
     def _beyond_melds(self, situation: Situation, short: int) -> bool:
