@@ -824,9 +824,22 @@ class Engine:
         being ``new_melds``: the hand may empty only into the reserve (B4.3, B5.2, B5.3,
         B5.5; Z4.1), and the turn must still be able to end (B4.5), the entry minimum
         reached where one applies (V3). ``None`` if it may."""
+        return self._after_refusal(
+            situation, size, removed, new_melds, self.short_of_minimum(new_melds, situation.opening)
+        )
+
+    def _after_refusal(
+        self,
+        situation: Situation,
+        size: int,
+        removed: tuple[Card, ...],
+        new_melds: tuple[Meld, ...],
+        short: int,
+    ) -> Refusal | None:
+        """:meth:`after_refusal`, the team then lacking ``short`` points of the entry
+        minimum (V3), as the look-ahead works it out step by step."""
         counts, _, received, packet, pile_card, opening = situation
         left = size - len(removed)
-        short = self.short_of_minimum(new_melds, opening)  # V3
         if left <= 0:
             if packet is None:
                 refusals = self._refusals
@@ -888,11 +901,17 @@ class Engine:
                 return True
         cache = self._finish_cache
         key = situation
-        if situation.opening and len(situation.melds) > 1:
+        melds = situation.melds
+        opening = situation.opening
+        if opening and len(melds) > 1:
             # V3: every meld of the team was laid this turn; what can still be done does
             # not depend on the order they were laid in, so the search meets each set of
             # melds once, in one order.
-            key = situation._replace(melds=tuple(sorted(situation.melds, key=hash)))
+            hand, _, received, packet, pile_card, _ = situation
+            key = _new_situation(
+                Situation,
+                (hand, tuple(sorted(melds, key=hash)), received, packet, pile_card, opening),
+            )
         found = cache.get(key)
         if found is None:
             self._enter_search()
@@ -900,19 +919,36 @@ class Engine:
                 # V3: first the bounds on what the team can still lay this turn, the whole
                 # hand's value (and the packet's it may empty into) and what its melds
                 # could hold; then every way on.
-                found = not (
-                    short
-                    and (
-                        self._card_points(situation) < short or self._beyond_melds(situation, short)
+                if short and (
+                    self._card_points(situation) < short or self._beyond_melds(situation, short)
+                ):
+                    found = False
+                elif melds or not opening:
+                    # What the team lacks after each step follows from what it lacks now.
+                    found = any(
+                        self._after_refusal(
+                            situation, size, removed, after, self._still_short(short, removed)
+                        )
+                        is None
+                        for removed, after in self._melding_options(situation)
                     )
-                ) and any(
-                    self.after_refusal(situation, size, removed, after) is None
-                    for removed, after in self._melding_options(situation)
-                )
+                else:  # V3: the turn's first meld, from which the minimum starts to count
+                    found = any(
+                        self.after_refusal(situation, size, removed, after) is None
+                        for removed, after in self._melding_options(situation)
+                    )
             finally:
                 self._searching -= 1
             cache[key] = found
         return found
+
+    def _still_short(self, short: int, removed: tuple[Card, ...]) -> int:
+        """V3: the points the team lacks once ``removed`` is laid, lacking ``short``
+        before, where the team has laid a meld this turn (a meld's points are its cards'
+        values, so laying cards adds theirs)."""
+        if not short:
+            return 0
+        return max(0, short - self.rules.cards_value(removed))
 
     def _enter_search(self) -> None:
         """Count one more look-ahead under way (the caller counts it off when done). The
