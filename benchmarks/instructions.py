@@ -12,7 +12,7 @@ write its counts each time the program reads the processor clock
 start and at the end of each run of deals, so each run's instructions are read apart from
 everything around it (emptying the caches, collecting between runs).
 
-Run ``python benchmarks/instructions.py`` (about five minutes for the nine rounds of 60
+Run ``python benchmarks/instructions.py`` (about six minutes for the nine rounds of 60
 deals; ``--quick`` for a few seconds). With ``--tree`` once or twice (directories holding
 ``src/biriba``, such as a ``git worktree`` of another commit; both measured at once, one
 on each core), the library of each tree is measured with this checkout's ``run.py``; with

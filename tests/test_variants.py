@@ -22,6 +22,7 @@ from biriba import (
     Deal,
     IllegalMoveError,
     InvalidMeldError,
+    InvalidPositionError,
     LayMeld,
     Match,
     Meld,
@@ -640,6 +641,39 @@ def test_V3_a_position_read_lists_the_moves_its_check_found() -> None:
     assert deal.legal_moves() == expected
     assert not engine._finish_cache  # no look-ahead asked again
     assert deal.copy().legal_moves() is deal.legal_moves()
+
+
+def test_V3_a_card_worth_less_than_nothing_counts_against_a_minimum_reached() -> None:
+    """V3 with aces worth -15 (``card_values`` may be negative): a team that has laid
+    TH JH QH (30) this turn, under a minimum of 40, holding KH and the AH it took from a
+    one-card pile (B4.2 bars its discard), has no legal move: KH alone reaches 40, but
+    the turn can then end only by laying AH, which brings the team back to 25 (B4.5).
+    The look-ahead works out what the team lacks step by step only where no card is
+    worth less than nothing."""
+    values = (0, -15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+    rules = BIRIBA.evolve(entry_minimum=40, card_values=values, reserve_needs_biriba=False)
+    hand, laid = ["KH", "AH"], ["TH", "JH", "QH"]
+    packet = ["3C", "5D", "9S", "KD", "4S", "6C", "JD", "QS", "8C", "TD", "7S"]
+    rest = Counter(str(c) for c in full_pack(rules))
+    rest.subtract(hand + laid + packet)
+    others = sorted(rest.elements())
+    data = Deal.new(rules, seed=1).to_dict()
+    data.update(
+        dealer=0,
+        to_move=1,
+        phase="play",
+        hands=[others[0:11], hand, others[11:22], others[22:33]],
+        reserves=[packet, others[33:44]],
+        stock=others[44:],
+        discard=[],
+        melds=[[], [" ".join(laid)]],
+        pile_card="AH",
+        known=[[], ["AH"], [], []],
+        opening=True,
+    )
+    with pytest.raises(InvalidPositionError) as refused:
+        Deal.from_dict(data)
+    assert refused.value.rule == "B4.5"
 
 
 # ---------------------------------------------------------------- V5, V6, V7

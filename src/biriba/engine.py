@@ -307,11 +307,18 @@ class Engine:
             rules.reserve_size >= max(self.free_hand, most_copies + 1) and not self._minimum
         )
         self._finish_cache: dict[Situation, bool] = {}
-        #: How many look-aheads are under way (:meth:`can_finish` asks itself, through
-        #: :meth:`after_refusal`): the cache is emptied only when none is. (Threads sharing
-        #: the engine share the count: one may then keep the cache larger, or empty it in
-        #: the middle of another's search, which costs time, never a wrong answer.)
+        #: How many look-aheads are under way (:meth:`_finishes` asks itself, through
+        #: :meth:`_after_refusal`, and an opening turn's :meth:`play_moves` counts as
+        #: one): the cache is emptied past :data:`_FINISH_CACHE_LIMIT` only when none
+        #: is, and in the middle of one only past :data:`_FINISH_SEARCH_LIMIT`. (Threads
+        #: sharing the engine share the count: one may then keep the cache larger, or
+        #: empty it in the middle of another's search, which costs time and memory,
+        #: never a wrong answer.)
         self._searching = 0
+        #: V3: whether no card is worth less than nothing, so that laying cards never
+        #: lowers the points a team has laid and what it still lacks can be worked out
+        #: step by step (:meth:`_still_short`). (``card_values`` may be negative.)
+        self._values_grow = min(rules.values) >= 0
         #: The packet :meth:`_card_points` last valued, and its value (V3).
         self._packet_value: tuple[tuple[Card, ...] | None, int] = (None, 0)
 
@@ -541,7 +548,8 @@ class Engine:
         if opening:
             spare = -1
             # V3: every meld needs the look-ahead, and the look-aheads of one turn's moves
-            # meet the same states: one search, in which the cache is not emptied.
+            # meet the same states: one search, in which the cache is emptied only past
+            # _FINISH_SEARCH_LIMIT.
             self._enter_search()
         try:
             parts, substitutes = parts_and_substitutes(counts, self.rules)
@@ -923,7 +931,7 @@ class Engine:
                     self._card_points(situation) < short or self._beyond_melds(situation, short)
                 ):
                     found = False
-                elif melds or not opening:
+                elif not opening or (melds and self._values_grow):
                     # What the team lacks after each step follows from what it lacks now.
                     found = any(
                         self._after_refusal(
@@ -932,7 +940,8 @@ class Engine:
                         is None
                         for removed, after in self._melding_options(situation)
                     )
-                else:  # V3: the turn's first meld, from which the minimum starts to count
+                else:  # V3: the turn's first meld (the minimum starts to count), or cards
+                    # that may be worth less than nothing: worked out from the melds
                     found = any(
                         self.after_refusal(situation, size, removed, after) is None
                         for removed, after in self._melding_options(situation)
@@ -945,7 +954,8 @@ class Engine:
     def _still_short(self, short: int, removed: tuple[Card, ...]) -> int:
         """V3: the points the team lacks once ``removed`` is laid, lacking ``short``
         before, where the team has laid a meld this turn (a meld's points are its cards'
-        values, so laying cards adds theirs)."""
+        values, so laying cards adds theirs) and no card is worth less than nothing
+        (``_values_grow``: once reached, the minimum then stays reached)."""
         if not short:
             return 0
         return max(0, short - self.rules.cards_value(removed))
