@@ -38,6 +38,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from compare import _tree  # benchmarks/compare.py, beside this script
+
 HERE = Path(__file__).parent
 ROOT = HERE.parent
 
@@ -64,14 +66,6 @@ print(json.dumps(played))
 
 #: The C function behind ``time.process_time`` in CPython, before which callgrind dumps.
 CLOCK_FUNCTION = "time_process_time"
-
-
-def _tree(path: str) -> Path:
-    """``path`` as a source tree holding ``src/biriba``, or an argparse error."""
-    tree = Path(path).resolve()
-    if not (tree / "src" / "biriba" / "__init__.py").is_file():
-        raise argparse.ArgumentTypeError(f"{path} holds no src/biriba")
-    return tree
 
 
 def _start(tree: Path, rounds: int, deals: int, out: Path) -> subprocess.Popen[str]:

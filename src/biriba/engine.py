@@ -931,19 +931,22 @@ class Engine:
                     self._card_points(situation) < short or self._beyond_melds(situation, short)
                 ):
                     found = False
-                elif not opening or (melds and self._values_grow):
-                    # What the team lacks after each step follows from what it lacks now.
+                else:
+                    # What the team lacks after each step follows from what it lacks now,
+                    # but for the turn's first meld (the minimum starts to count) and
+                    # cards that may be worth less than nothing: worked out from the melds.
+                    step_by_step = not opening or (melds and self._values_grow)
                     found = any(
                         self._after_refusal(
-                            situation, size, removed, after, self._still_short(short, removed)
+                            situation,
+                            size,
+                            removed,
+                            after,
+                            self._still_short(short, removed)
+                            if step_by_step
+                            else self.short_of_minimum(after, opening),
                         )
                         is None
-                        for removed, after in self._melding_options(situation)
-                    )
-                else:  # V3: the turn's first meld (the minimum starts to count), or cards
-                    # that may be worth less than nothing: worked out from the melds
-                    found = any(
-                        self.after_refusal(situation, size, removed, after) is None
                         for removed, after in self._melding_options(situation)
                     )
             finally:
