@@ -285,6 +285,9 @@ class Engine:
             - rules.reserve_count * rules.reserve_size
             - int(rules.up_card)
         )
+        #: The stock's size at which a draw may be the deal's first, open to a redraw
+        #: (Z2.2): the full stock, or -1 under a rule set without the redraw.
+        self._redraw_stock = self.full_stock if self._redraws else -1
         self._refusals = _Refusals(rules.family)
         #: A hand of at least this many cards, one of them not the barred card, can
         #: always end the turn with a discard (B4.3: two kept, or ``keep_after_melding``
@@ -1136,7 +1139,7 @@ class Engine:
                 phase = Phase.OVER
                 end_turn = False
         elif isinstance(move, DrawStock):
-            if self._redraws and self.first_turn(position):
+            if len(stock) == self._redraw_stock and self.first_turn(position):
                 redraw = stock[-1]  # Z2.2: the deal's first draw
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
             passes = 0
@@ -1192,7 +1195,7 @@ class Engine:
             next_team = seat % self._teams
             if unactivated[next_team] == seat:  # B5.4: the receiver's next turn begins
                 unactivated = replaced(unactivated, next_team, None)
-            if self._last_round:
+            if self._last_round and not reserves:  # (with a morto left, it is not)
                 last_turn = self.last_turn_begins(stock, reserves)
             if self._minimum:
                 opening = not melds[next_team]
