@@ -285,9 +285,6 @@ class Engine:
             - rules.reserve_count * rules.reserve_size
             - int(rules.up_card)
         )
-        #: The stock's size at which a draw may be the deal's first, open to a redraw
-        #: (Z2.2): the full stock, or -1 under a rule set without the redraw.
-        self._redraw_stock = self.full_stock if self._redraws else -1
         self._refusals = _Refusals(rules.family)
         #: A hand of at least this many cards, one of them not the barred card, can
         #: always end the turn with a discard (B4.3: two kept, or ``keep_after_melding``
@@ -1139,8 +1136,10 @@ class Engine:
                 phase = Phase.OVER
                 end_turn = False
         elif isinstance(move, DrawStock):
-            if len(stock) == self._redraw_stock and self.first_turn(position):
-                redraw = stock[-1]  # Z2.2: the deal's first draw
+            # Z2.2: the deal's first draw opens the redraw (first_turn's own first test,
+            # the full stock, made here: every other draw is spared the call).
+            if self._redraws and len(stock) == self.full_stock and self.first_turn(position):
+                redraw = stock[-1]
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
             passes = 0
             phase = _PLAY_PHASE
