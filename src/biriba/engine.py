@@ -539,7 +539,6 @@ class Engine:
         """
         counts, melds, _, _, pile_card, opening = situation
         moves: list[Move] = []
-        after_refusal = self.after_refusal
         # ``spare`` cards may leave the hand with no look-ahead: the rest, even if every
         # barred copy stays, still ends the turn freely (``fewest_free``, B4.5). Only
         # longer melds need after_refusal. In a turn that must reach an entry minimum
@@ -561,7 +560,7 @@ class Engine:
                 for lay in lays:
                     meld = lay.meld
                     if len(meld.cards) <= spare or (
-                        after_refusal(situation, size, meld.cards, (*melds, meld)) is None
+                        self.after_refusal(situation, size, meld.cards, (*melds, meld)) is None
                     ):
                         moves.append(lay)
             # Additions (B3.8 to B3.12). A hand without substitutes (eight in ten of the play
@@ -589,7 +588,7 @@ class Engine:
                             if result is None:  # the card's one place
                                 result = meld.extensions_of_index(idx)[0]
                             if (
-                                after_refusal(
+                                self.after_refusal(
                                     situation,
                                     size,
                                     (add.card,),

@@ -839,7 +839,6 @@ def _enumerate_sequences(
     highest = 14 if rules.ace_high else 13
     shortest = max(rules.min_meld, 2 * min_subs)
     twos_natural = not rules.twos_always_wild
-    make = Meld.unchecked
     seq = MeldKind.SEQUENCE
     for suit in range(4):
         base = suit * 13
@@ -867,7 +866,7 @@ def _enumerate_sequences(
             two_pos = 2 - low if low <= 2 <= high else -1
             for positions in choices:
                 if not positions:
-                    out.append(make(seq, naturals, rules, suit, low, ()))
+                    out.append(Meld.unchecked(seq, naturals, rules, suit, low, ()))
                     continue
                 avail = wilds
                 two_at = -1
@@ -889,7 +888,7 @@ def _enumerate_sequences(
                         if two_at >= 0 and (sub_1, sub_2)[two_at] == own_two:
                             continue  # that two would be natural: the natural meld's twin
                         cards = (*head, CARDS[sub_1], *middle, CARDS[sub_2], *tail)
-                        out.append(make(seq, cards, rules, suit, low, positions))
+                        out.append(Meld.unchecked(seq, cards, rules, suit, low, positions))
                     continue
                 for subs in assignments:
                     if two_at >= 0 and subs[two_at] == own_two:
@@ -897,7 +896,7 @@ def _enumerate_sequences(
                     listed = list(naturals)
                     for position, sub in zip(positions, subs, strict=True):
                         listed[position] = CARDS[sub]
-                    out.append(make(seq, tuple(listed), rules, suit, low, positions))
+                    out.append(Meld.unchecked(seq, tuple(listed), rules, suit, low, positions))
 
 
 #: The bits of ranks 1 to 13 in a suit's ``have`` mask (:func:`_enumerate_sequences`).

@@ -83,9 +83,9 @@ class Meld:
     _low: int
     _subs: tuple[int, ...]
     _hash: int
-    _ext: dict[int, Meld | tuple[Meld, ...]]
+    _ext: dict[int, Meld | tuple[Meld, ...]] | None
     _addable: tuple[tuple[int, ...], tuple[int, ...]]
-    _memo: dict[int, Any]
+    _memo: dict[int, Any] | None
     _points: int
     _bonus: int
 
@@ -264,15 +264,18 @@ class Meld:
         """:meth:`extensions` of the card whose :attr:`Card.index <biriba.Card.index>` is
         ``index``, unchecked: for move generators, which ask it of every card in hand."""
         try:
-            found = self._ext.get(index)
+            known = self._ext
         except AttributeError:
-            object.__setattr__(self, "_ext", {})
-            found = None
+            known = None
+        if known is None:
+            known = {}
+            object.__setattr__(self, "_ext", known)
+        found = known.get(index)
         if found is None:
             results = _extensions(self, CARDS[index])[0]
             # One result, most of them, is kept as itself, not in a tuple of its own: a
             # tuple fewer for the garbage collector to look at for each card and meld.
-            self._ext[index] = results[0] if len(results) == 1 else results
+            known[index] = results[0] if len(results) == 1 else results
             return results
         if isinstance(found, tuple):
             return found
@@ -292,11 +295,13 @@ class Meld:
         that add each card to it, by its place on the table). The meld never reads it:
         it plays no part in equality, hashing or pickling."""
         try:
-            return self._memo
+            memo = self._memo
         except AttributeError:
-            memo: dict[int, Any] = {}
+            memo = None
+        if memo is None:
+            memo = {}
             object.__setattr__(self, "_memo", memo)
-            return memo
+        return memo
 
     def candidate_indices(self) -> tuple[int, ...]:
         """The :attr:`Card.index` of every card that may extend the meld: a superset of
@@ -327,6 +332,11 @@ class Meld:
             self.rules, self.kind, self._suit_or_rank, self._low, len(self.cards), self._subs
         )
         object.__setattr__(self, "_addable", both)
+        # A meld asked for its candidates is on the table, and will be asked for the
+        # moves adding to it and for its extensions next: both are blanked now, so that
+        # reading them raises no AttributeError (each raised cost more than making them).
+        object.__setattr__(self, "_ext", None)
+        object.__setattr__(self, "_memo", None)
         return both
 
     # ------------------------------------------------------------------ dunder
