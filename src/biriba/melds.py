@@ -84,7 +84,7 @@ class Meld:
     _subs: tuple[int, ...]
     _hash: int
     _ext: dict[int, Meld | tuple[Meld, ...]] | None
-    _addable: tuple[tuple[int, ...], tuple[int, ...]]
+    _addable: tuple[tuple[int, ...], tuple[int, ...]] | None
     _memo: dict[int, Any] | None
     _points: int
     _bonus: int
@@ -122,7 +122,10 @@ class Meld:
         _set_low(meld, low)
         _set_subs(meld, subs)
         # _hash, _ext and the _addable pair are filled in when first needed: most melds the
-        # enumerator makes are never hashed nor extended.
+        # enumerator makes are never hashed nor extended. The pair starts blank, not unset:
+        # every meld on the table is asked for it, and reading an unset slot raises an
+        # AttributeError, which costs about fifteen times the setting.
+        _set_addable(meld, None)
         return meld
 
     # ------------------------------------------------------------------ building
@@ -307,10 +310,10 @@ class Meld:
         """The :attr:`Card.index` of every card that may extend the meld: a superset of
         those with an extension, cheap to compute (the naturals next to its ends or in a
         substitute's place, and the substitutes). :meth:`extensions` says which fit."""
-        try:
-            return self._addable[0]
-        except AttributeError:
-            return self._find_candidates()[0]
+        both = self._addable
+        if both is None:
+            both = self._find_candidates()
+        return both[0]
 
     def natural_candidate_indices(self) -> tuple[int, ...]:
         """:meth:`candidate_indices` without the indices of the rule set's substitutes
@@ -319,10 +322,10 @@ class Meld:
         holding none of those can add. Where twos are substitutes, no two is listed, even
         one that would stand natural at rank 2 of its suit (B3.6): a hand without
         substitutes holds no two."""
-        try:
-            return self._addable[1]
-        except AttributeError:
-            return self._find_candidates()[1]
+        both = self._addable
+        if both is None:
+            both = self._find_candidates()
+        return both[1]
 
     def _find_candidates(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Work out and keep :meth:`candidate_indices` and
@@ -409,6 +412,7 @@ _set_rules: Final = vars(Meld)["rules"].__set__
 _set_suit_or_rank: Final = vars(Meld)["_suit_or_rank"].__set__
 _set_low: Final = vars(Meld)["_low"].__set__
 _set_subs: Final = vars(Meld)["_subs"].__set__
+_set_addable: Final = vars(Meld)["_addable"].__set__
 
 
 # ---------------------------------------------------------------------- validation
