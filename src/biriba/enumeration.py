@@ -82,9 +82,16 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
     substitutes. A hand that can put more substitutes in a meld (V7, Z3.4) has its
     sequences listed uncached, as one part.
     """
-    plan = _PLANS.get(rules)
-    if plan is None:
-        plan = _plan_for(rules)
+    # The plan of the rule set asked of last, found by identity: a RuleSet's hash is a
+    # Python function (about a fifth of a microsecond), and a program asks of one or two.
+    # (The pair is replaced whole, so that threads never pair one's rules with another's
+    # plan.)
+    recent_rules, plan = _RECENT_PLAN[0]
+    if recent_rules is not rules or plan is None:
+        plan = _PLANS.get(rules)
+        if plan is None:
+            plan = _plan_for(rules)
+        _RECENT_PLAN[0] = (rules, plan)
     # The hand as bytes, one a card (the engine's hands are bytes already: this is then
     # the same object): the cache keys are bytes too, which hash at once and which the
     # garbage collector never has to visit.
@@ -101,11 +108,14 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
     cache = plan.cache
     out: list[Part] = []
     found: Part | None
-    if rules.groups:
-        # The ranks with enough cards for a group, found by bytes.find: most have too few.
+    if plan.groups:
+        # The ranks with enough cards for a group (most have too few): a byte per rank,
+        # 1 for enough, read as the tuple of those ranks' indices.
         enough = _rank_totals(raw).translate(at_least)
-        c = enough.find(1)
-        while c != -1:
+        ranks = _FLAGGED.get(enough)
+        if ranks is None:
+            ranks = _flagged(enough)
+        for c in ranks:
             # The rank's counts by suit, then the substitutes and the rank (rank_tails
             # holds no tail for a rank whose cards are substitutes, B3.5).
             tail = rank_tails[c]
@@ -121,7 +131,6 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
                     )
                 if found is not _NO_MELDS:
                     out.append(found)
-            c = enough.find(1, c + 1)
     # A suit's sequences with at most one substitute depend on which of its ranks the
     # hand holds, not on how many copies: the key is the suit's row of presence bytes.
     # The rows that can hold no sequence with that many substitutes (most suits of a
@@ -156,7 +165,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
         _enumerate_sequences(raw, rules, plan.pairs(wild_key), sub_cap, general, 2)
         if general:
             out.append(Part(tuple(map(lay_unchecked, general))))
-    if rules.wild_melds and n_wild >= rules.min_meld:
+    if plan.wild_melds and n_wild >= plan.min_meld:
         # Z3.7: melds of substitutes only, cached under the substitutes in hand.
         key = wild_key + _WILD_TAG
         found = cache.get(key)
@@ -274,13 +283,16 @@ class _Plan:
         "at_least",
         "cache",
         "groupable",
+        "groups",
         "lays",
+        "min_meld",
         "no_runs",
         "rules",
         "substitutes",
         "suit_shapes",
         "wild_first",
         "wild_idx",
+        "wild_melds",
         "wild_pairs",
         "wild_second",
     )
@@ -288,6 +300,13 @@ class _Plan:
     def __init__(self, rules: RuleSet) -> None:
         #: The rule set.
         self.rules = rules
+        #: The rule set's fields that every hand reads, copied here, where the compiled
+        #: build reads them without a look-up by name: whether groups are allowed (B3.1,
+        #: V2), whether melds of substitutes only are (Z3.7), and the fewest cards of a
+        #: new meld.
+        self.groups = rules.groups
+        self.wild_melds = rules.wild_melds
+        self.min_meld = rules.min_meld
         #: The card indices of the substitutes (B1.3, Z1.2).
         self.wild_idx = rules.wild_indices
         #: Two slices of a hand's bytes that give, one after the other, the counts of its
@@ -406,9 +425,26 @@ _PLANS: dict[RuleSet, _Plan] = {}
 _PLAN_LIMIT: Final = 16
 
 
+#: The rule set :func:`parts_and_substitutes` was last asked of and its plan, as one
+#: pair in a list of one (a plan taken out of :data:`_PLANS` is used no more once
+#: :func:`clear_caches` or :func:`_plan_for` has run).
+_RECENT_PLAN: list[tuple[RuleSet | None, _Plan | None]] = [(None, None)]
+
+
+def _flagged(flags: bytes) -> tuple[int, ...]:
+    """The indices of the 1 bytes of ``flags`` (0 or 1 each), kept in :data:`_FLAGGED`."""
+    found = _FLAGGED[flags] = tuple([i for i, flag in enumerate(flags) if flag])
+    return found
+
+
+#: :func:`_flagged` of each row of flags met: 8,192 rows of 13 at most.
+_FLAGGED: dict[bytes, tuple[int, ...]] = {}
+
+
 def clear_caches() -> None:
     """Forget every cached part and every meld of the tables, so that the next hands are
     enumerated from nothing (for measurements of a cold start)."""
+    _RECENT_PLAN[0] = (None, None)
     for plan in _PLANS.values():
         plan.cache.clear()
         plan.lays.clear()
@@ -428,6 +464,7 @@ def clear_tables() -> None:
                 rows.clear()
                 rows |= _few_ranks()
         plan.substitutes.clear()
+    _FLAGGED.clear()
     for table in (
         _row_windows,
         _natural_sets,
@@ -445,6 +482,7 @@ def _plan_for(rules: RuleSet) -> _Plan:
     """A new plan for ``rules``, kept in :data:`_PLANS` (dropping the oldest when full)."""
     if len(_PLANS) >= _PLAN_LIMIT:
         del _PLANS[next(iter(_PLANS))]
+        _RECENT_PLAN[0] = (None, None)
     plan = _PLANS[rules] = _Plan(rules)
     return plan
 
