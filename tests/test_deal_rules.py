@@ -48,6 +48,20 @@ def test_B2_2_shuffle_is_seeded_and_never_global() -> None:
     assert Deal.new(seed="a string seed").to_dict() == Deal.new(seed="a string seed").to_dict()
 
 
+def test_B2_2_the_shuffle_is_random_shuffle_written_out() -> None:
+    """Deal.new shuffles with the library's own copy of Python's shuffle: the same order as
+    random.Random(seed).shuffle for every length and seed (so seeds keep their deals)."""
+    from biriba.deal import shuffle
+
+    for length in (0, 1, 2, 3, 7, 52, 108, 109, 130):
+        for seed in [*range(40), 2026, 2**63 - 1, "a string seed"]:
+            ours = list(range(length))
+            shuffle(ours, random.Random(seed))
+            python = list(range(length))
+            random.Random(seed).shuffle(python)
+            assert ours == python, (length, seed)
+
+
 def test_B2_3_eleven_each_one_at_a_time_two_reserves_up_card_41_stock() -> None:
     deal = Deal.new(seed=11, dealer=2)
     pack = list(full_pack(BIRIBA))

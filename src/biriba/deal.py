@@ -64,6 +64,25 @@ def team_of(seat: int, rules: RuleSet = BIRIBA) -> int:
     return rules.team_of(seat)
 
 
+def shuffle(cards: list[Card], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place with ``rng``, exactly as ``rng.shuffle(cards)`` does:
+    Python's own algorithm (``random.Random.shuffle`` drawing with ``getrandbits``),
+    written out here so that :meth:`Deal.new` deals the same cards from a seed whatever
+    Python's release, and so that the compiled build runs it without the interpreter
+    (``rng.shuffle`` was a twentieth of the compiled build's random deals). A test checks
+    it against ``rng.shuffle``."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        # A card from cards[: i + 1] to exchange with cards[i], drawn below i + 1 as
+        # Random._randbelow draws: k bits, again until below.
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def _check_seat(seat: object, rules: RuleSet) -> int:
     return check_number(seat, "seat", rules.players)
 
@@ -163,7 +182,7 @@ class Deal:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         pack = list(full_pack(rules))
-        random.Random(seed).shuffle(pack)
+        shuffle(pack, random.Random(seed))
         engine = engine_for(rules)
         return cls._at(engine, engine.first_position(pack, dealer), [], [], None, seed, None)
 
