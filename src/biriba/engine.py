@@ -1416,12 +1416,12 @@ def _short_addition(key: int) -> tuple[AddToMeld]:
 
 
 #: The short-form additions made by :func:`_short_addition`, under ``i << 6 | idx``.
-_SHORT_ADDITIONS: dict[int, tuple[AddToMeld]] = {}
+_SHORT_ADDITIONS: Final[dict[int, tuple[AddToMeld]]] = {}
 
 
 #: How many rule sets' engines are kept; past that the one built first is dropped.
 _ENGINE_LIMIT: Final = 32
-_ENGINES: dict[RuleSet, Engine] = {}
+_ENGINES: Final[dict[RuleSet, Engine]] = {}
 
 
 def engine_for(rules: RuleSet) -> Engine:

@@ -416,7 +416,7 @@ def _few_ranks() -> set[bytes]:
 
 
 #: The plan of each rule set in use, at most :data:`_PLAN_LIMIT` of them, oldest first.
-_PLANS: dict[RuleSet, _Plan] = {}
+_PLANS: Final[dict[RuleSet, _Plan]] = {}
 
 
 #: How many rule sets' plans (and so part caches) are kept: when one more is needed, the
@@ -428,7 +428,7 @@ _PLAN_LIMIT: Final = 16
 #: The rule set :func:`parts_and_substitutes` was last asked of and its plan, as one
 #: pair in a list of one (a plan taken out of :data:`_PLANS` is used no more once
 #: :func:`clear_caches` or :func:`_plan_for` has run).
-_RECENT_PLAN: list[tuple[RuleSet | None, _Plan | None]] = [(None, None)]
+_RECENT_PLAN: Final[list[tuple[RuleSet | None, _Plan | None]]] = [(None, None)]
 
 
 def _flagged(flags: bytes) -> tuple[int, ...]:
@@ -438,7 +438,7 @@ def _flagged(flags: bytes) -> tuple[int, ...]:
 
 
 #: :func:`_flagged` of each row of flags met: 8,192 rows of 13 at most.
-_FLAGGED: dict[bytes, tuple[int, ...]] = {}
+_FLAGGED: Final[dict[bytes, tuple[int, ...]]] = {}
 
 
 def clear_caches() -> None:
