@@ -1234,9 +1234,9 @@ class Engine:
         takes the next morto, when the rule set says so (Z4.3)."""
         card = stock[-1]
         stock = stock[:-1]
-        counts = bytearray(hands[seat])
-        counts[card.index] += 1
-        hands = replaced(hands, seat, bytes(counts))
+        hand = hands[seat]
+        index = card.index
+        hands = replaced(hands, seat, hand[:index] + _BYTES[hand[index] + 1] + hand[index + 1 :])
         sizes = replaced(sizes, seat, sizes[seat] + 1)
         if self._last_round and reserves and len(stock) <= self._stock_end:
             stock += reserves[0]  # Z4.3: in the order listed, the last card on top
@@ -1267,6 +1267,12 @@ _MANY_SUBSTITUTES: Final = 4
 #: ``_new_situation``, the situations of every look-ahead).
 _new_position: Final = tuple.__new__
 _new_situation: Final = tuple.__new__
+
+
+#: ``bytes((n,))`` for each ``n`` from 0 to 255: a hand's count of one card changed by
+#: one, spliced in between the hand's two slices around it (cheaper than a bytearray
+#: copy and back, above all in the compiled build).
+_BYTES: Final = tuple(bytes((n,)) for n in range(256))
 
 
 def _taken(
@@ -1324,9 +1330,8 @@ def _without_one(
 ) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Counts, ...]]:
     """:func:`_without` for the one card of index ``index``: a discard or an addition,
     the commonest moves."""
-    counts = bytearray(hands[seat])
-    counts[index] -= 1
-    hands = replaced(hands, seat, bytes(counts))
+    hand = hands[seat]
+    hands = replaced(hands, seat, hand[:index] + _BYTES[hand[index] - 1] + hand[index + 1 :])
     sizes = replaced(sizes, seat, sizes[seat] - 1)
     held = known[seat]
     if held is not EMPTY_COUNTS and held[index]:
