@@ -9,6 +9,7 @@ look-ahead (``Engine.after_refusal`` on every candidate) accepts.
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import random
 
@@ -16,7 +17,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biriba import BIRIBA, AddToMeld, Deal, Discard, LayMeld, Move, Phase, RuleSet, TakeDiscard
+from biriba import (
+    BIRIBA,
+    AddToMeld,
+    Card,
+    Deal,
+    Discard,
+    LayMeld,
+    Meld,
+    Move,
+    Phase,
+    RuleSet,
+    TakeDiscard,
+)
 from biriba.engine import additions, engine_for
 from biriba.enumeration import melds_from_counts
 
@@ -85,3 +98,26 @@ def test_B3_8_the_moves_adding_to_a_meld_are_made_once_while_it_stays_in_place()
     copy = pickle.loads(pickle.dumps(meld))
     assert copy == meld and hash(copy) == hash(meld)
     assert not copy.move_memo()
+
+
+@pytest.mark.parametrize(
+    "order", list(itertools.permutations(["memo", "extensions", "candidates"]))
+)
+def test_B3_8_a_melds_kept_moves_and_extensions_stay_whatever_is_asked_first(
+    order: tuple[str, ...],
+) -> None:
+    """What a meld keeps for the move generator (:meth:`Meld.move_memo`) and its
+    extensions stay with it, in whatever order the meld is asked for them and for its
+    candidates (which blank the other two the first time)."""
+    meld = Meld.parse("4H 5H 6H")
+    seven = Card.parse("7H")
+    for asked in order:
+        if asked == "memo":
+            meld.move_memo()[7] = "kept"
+        elif asked == "extensions":
+            first = meld.extensions(seven)
+        else:
+            assert 32 in meld.candidate_indices()  # 7H, above the sequence
+    assert meld.move_memo() == {7: "kept"}
+    assert meld.extensions(seven) == first == (Meld.parse("4H 5H 6H 7H"),)
+    assert meld.extensions_of_index(seven.index)[0] is first[0]  # kept, not made again

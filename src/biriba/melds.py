@@ -268,7 +268,8 @@ class Meld:
         ``index``, unchecked: for move generators, which ask it of every card in hand."""
         try:
             known = self._ext
-        except AttributeError:
+        except AttributeError:  # asked before the candidates, which blank it: blank it so
+            self._find_candidates()
             known = None
         if known is None:
             known = {}
@@ -299,7 +300,8 @@ class Meld:
         it plays no part in equality, hashing or pickling."""
         try:
             memo = self._memo
-        except AttributeError:
+        except AttributeError:  # asked before the candidates, which blank it: blank it so
+            self._find_candidates()
             memo = None
         if memo is None:
             memo = {}
@@ -338,6 +340,7 @@ class Meld:
         # A meld asked for its candidates is on the table, and will be asked for the
         # moves adding to it and for its extensions next: both are blanked now, so that
         # reading them raises no AttributeError (each raised cost more than making them).
+        # This runs once per meld, before either is filled: asked first, they call it.
         object.__setattr__(self, "_ext", None)
         object.__setattr__(self, "_memo", None)
         return both
