@@ -69,8 +69,8 @@ def shuffle(cards: list[Card], rng: random.Random) -> None:
     Python's own algorithm (``random.Random.shuffle`` drawing with ``getrandbits``),
     written out here so that :meth:`Deal.new` deals the same cards from a seed whatever
     Python's release, and so that the compiled build runs it without the interpreter
-    (``rng.shuffle`` was a twentieth of the compiled build's random deals). A test checks
-    it against ``rng.shuffle``."""
+    (with ``rng.shuffle``, 60 random deals of the compiled build took 2% more
+    instructions). A test checks it against ``rng.shuffle``."""
     getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
         # A card from cards[: i + 1] to exchange with cards[i], drawn below i + 1 as
