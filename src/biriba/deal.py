@@ -37,7 +37,7 @@ import copy
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any, Final, Self
+from typing import Any, Final, Self, TypeVar
 
 import attrs
 
@@ -64,8 +64,11 @@ def team_of(seat: int, rules: RuleSet = BIRIBA) -> int:
     return rules.team_of(seat)
 
 
-def shuffle(cards: list[Card], rng: random.Random) -> None:
-    """Shuffle ``cards`` in place with ``rng``, exactly as ``rng.shuffle(cards)`` does:
+_T = TypeVar("_T")
+
+
+def shuffle(cards: list[_T], rng: random.Random) -> None:
+    """Shuffle ``cards`` (any list) in place with ``rng``, exactly as ``rng.shuffle(cards)`` does:
     Python's own algorithm (``random.Random.shuffle`` drawing with ``getrandbits``),
     written out here so that :meth:`Deal.new` deals the same cards from a seed whatever
     Python's release, and so that the compiled build runs it without the interpreter
