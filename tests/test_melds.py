@@ -487,6 +487,18 @@ def test_B3_2_windows_of_a_suit_are_every_run_with_at_most_one_rank_missing(
     assert list(found) == expected
 
 
+@given(st.lists(st.integers(0, 8), min_size=53, max_size=53))
+def test_B3_1_a_hands_rank_totals_are_its_four_suits_counts_added(counts: list[int]) -> None:
+    """The cards of each rank, all suits together (``_rank_totals``, which tells the group
+    enumerator which ranks can make a group, B3.1): the four suits' counts of the rank
+    added, whatever the jokers' count, for hands of up to four decks (8 copies a card)."""
+    from biriba.enumeration import _rank_totals
+
+    raw = bytes(counts)
+    expected = bytes(sum(raw[suit * 13 + rank] for suit in range(4)) for rank in range(13))
+    assert _rank_totals(raw) == expected
+
+
 def reference_extensions(meld: Meld, card: Card) -> set[Meld]:
     """B3.8 to B3.12 by brute force: every way of inserting the card, and of putting the
     natural of a substitute's rank in its place with that substitute at either end, that
