@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from biriba import (
     BIRIBA_KOZI,
     BURACO,
     JOKER,
+    AddToMeld,
     BiribaError,
     Card,
     Deal,
@@ -850,15 +852,10 @@ def test_V7_a_biriba_that_takes_a_second_substitute_keeps_the_reserve_received()
     assert Deal.from_dict(deal.to_dict()).to_dict() == deal.to_dict()
 
 
-def test_V3_the_minimum_may_be_reached_with_the_reserve_taken_in_the_turn() -> None:
-    """B5.3 within V3: the hand (60 points) cannot reach 120 alone, but it can lay a
-    biriba, empty into the reserve (110 points) and go on melding from it: its melds are
-    legal, and the whole line plays."""
-    rules = BIRIBA.evolve(name="min-120", entry_minimum=120)
-    data = position(rules=rules, hands={0: "3C 4C 5C 6C 7C 8C 9C 3D 4D 5D"})
-    wanted = parse_cards("KS KH KD QS QH QD JS JH JD TS TH")
+def _with_first_packet(data: dict[str, Any], wanted: Sequence[Card]) -> dict[str, Any]:
+    """``data`` with ``wanted`` as its first packet, each card swapped in from wherever
+    :func:`position` put it."""
     packet = [Card.parse(c) for c in data["reserves"][0]]
-    # Swap the wanted cards into the first packet, from wherever position() put them.
     places = [data["stock"], *data["hands"][1:], *data["reserves"][1:]]
     for card, old in zip(wanted, packet, strict=True):
         if card == old:
@@ -870,13 +867,65 @@ def test_V3_the_minimum_may_be_reached_with_the_reserve_taken_in_the_turn() -> N
         else:
             pytest.fail(f"{card} is nowhere to swap from")
     data["reserves"][0] = [str(c) for c in wanted]
-    deal = Deal.from_dict(data)
-    assert "meld 3C 4C 5C 6C 7C 8C 9C" in texts(deal)
-    for move in ("meld 3C 4C 5C 6C 7C 8C 9C", "meld 3D 4D 5D"):
-        deal.play(move)
+    return data
+
+
+@pytest.mark.parametrize(
+    "packet",
+    ["KS KH KD QS QH QD JS JH JD TS TH", "3S 4H 5S 6H 7S 8H 9S 3H 4S 5H 6S"],
+    ids=["rich", "poor"],
+)
+def test_V3_the_reserve_counts_for_nothing_towards_the_minimum_its_cards_unseen(
+    packet: str,
+) -> None:
+    """V3 with B5.3 and B4.5: the hand (60 points) cannot reach 120 alone. It could lay
+    a biriba and empty into the reserve, but the reserve's cards are unseen, so the
+    look-ahead does not count on them, whether they would have reached 120 (``rich``)
+    or not (``poor``): the melds are refused, the same moves are listed with either
+    reserve, and the seat's view lists them too (what a seat may do depends only on
+    what it knows)."""
+    rules = BIRIBA.evolve(name="min-120", entry_minimum=120)
+    data = position(rules=rules, hands={0: "3C 4C 5C 6C 7C 8C 9C 3D 4D 5D"})
+    deal = Deal.from_dict(_with_first_packet(data, parse_cards(packet)))
+    assert not any(isinstance(m, LayMeld | AddToMeld) for m in deal.legal_moves())
+    assert deal.view(0).legal_moves() == deal.legal_moves()
+    rejects(deal, "meld 3C 4C 5C 6C 7C 8C 9C", "V3")
+
+
+def test_V3_the_hand_may_empty_into_the_reserve_once_the_minimum_is_reached() -> None:
+    """V3 with B5.3: the meld that empties the hand may be the one that reaches the
+    minimum (60 points, exactly the hand's); the turn then goes on from the reserve.
+    Under a minimum of 65 the same hand lays nothing: the emptying meld would leave the
+    team 5 short, which the unseen reserve may not make up (refused with V3)."""
+    rules = BIRIBA.evolve(name="min-60", entry_minimum=60)
+    hand = "3C 4C 5C 6C 7C 8C 9C 3D 4D 5D"
+    wanted = parse_cards("KS KH KD QS QH QD JS JH JD TS TH")
+    deal = Deal.from_dict(_with_first_packet(position(rules=rules, hands={0: hand}), wanted))
+    assert deal.view(0).legal_moves() == deal.legal_moves()
+    deal.play("meld 3C 4C 5C 6C 7C 8C 9C")
+    assert deal.view(0).legal_moves() == deal.legal_moves()
+    deal.play("meld 3D 4D 5D")  # 60 reached, and the hand empties into the reserve
     assert deal.view(0).hand == tuple(sorted(wanted))  # B5.3: the reserve, at once
-    deal.play("meld KS KH KD")
-    assert not deal.is_legal("discard TS")  # 90 so far
-    deal.play("meld QS QH QD")
-    deal.play("discard TS")  # 120 reached
+    deal.play("discard TS")
     assert deal.to_move == 1
+    higher = BIRIBA.evolve(name="min-65", entry_minimum=65)
+    deal = Deal.from_dict(_with_first_packet(position(rules=higher, hands={0: hand}), wanted))
+    assert not any(isinstance(m, LayMeld | AddToMeld) for m in deal.legal_moves())
+    rejects(deal, "meld 3C 4C 5C 6C 7C 8C 9C", "V3")
+    assert deal.view(0).legal_moves() == deal.legal_moves()
+
+
+def test_V3_buraco_the_morto_counts_for_nothing_towards_the_minimum() -> None:
+    """V3 under Buraco (Z4.1: the morto comes by emptying the hand, no canastra needed):
+    two positions that differ only in the unseen first morto list the same moves, and
+    the seat's view lists them too; with the minimum (100) out of the hand's reach, no
+    meld is legal, though the first of those mortos would have made it up."""
+    rules = BURACO.evolve(entry_minimum=100)
+    listed = []
+    for first in ("AS AS KS KS QS QS JS JS TS TS 9S", "3D 4D 5D 6D 7D 8D 9C 9C 4C 4C 5S"):
+        data = position(rules=rules, hands={0: "3H 4H 5H 6C 7C 8C"}, discard="8S")
+        deal = Deal.from_dict(_with_first_packet(data, parse_cards(first)))
+        assert deal.view(0).legal_moves() == deal.legal_moves()
+        assert not any(isinstance(m, LayMeld | AddToMeld) for m in deal.legal_moves())
+        listed.append(deal.legal_moves())
+    assert listed[0] == listed[1]

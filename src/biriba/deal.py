@@ -702,7 +702,12 @@ class PlayerView:
         """The legal moves when this seat is to move (the deal's own), else ``()``.
 
         They depend only on what the seat knows, so any deal consistent with the view
-        gives them; the answer is kept on the view.
+        gives them (an entry minimum, V3, must be reached before the hand empties into
+        the unseen reserve or morto). The one exception is a rule set whose packets are
+        too small to be sure to end a turn (fewer cards than a hand keeps after melding,
+        B4.3, or no more than the copies of one card: no preset): the moves of a turn
+        that empties the hand into one then depend on its cards, and the view asks a
+        deal made from the cards it cannot see. The answer is kept on the view.
         """
         if self.to_move != self.seat:
             return ()
@@ -716,8 +721,8 @@ class PlayerView:
         rules = self.rules
         engine = engine_for(rules)
         if not engine.packet_unseen_ok and not self.reserve_received[self.team]:
-            # A small packet may hold only the barred card, and an entry minimum (V3)
-            # asks what a packet could lay: the moves need real cards.
+            # A small packet may hold only the barred card: the moves then need real cards
+            # (never so in the presets, whose packets hold 11 cards).
             return self._deal_from(list(self.unknown_cards())).legal_moves()
         team = self.team
         situation = engine.hidden_situation(

@@ -293,6 +293,13 @@ class Engine:
             - int(rules.up_card)
         )
         self._refusals = _Refusals(rules.family)
+        packet_name = "morto" if rules.family == "buraco" else "reserve"
+        #: V3: the hand may not empty into an unseen packet before the minimum is reached.
+        self._packet_before_minimum = Refusal(
+            "V3",
+            f"the team's first melds must reach the entry minimum of {rules.entry_minimum} "
+            f"before the hand empties into the {packet_name}, whose cards are unseen",
+        )
         #: A hand of at least this many cards, one of them not the barred card, can
         #: always end the turn with a discard (B4.3: two kept, or ``keep_after_melding``
         #: when that is more).
@@ -308,11 +315,10 @@ class Engine:
         self.stand_in_packet = full_pack(rules)[: rules.reserve_size]
         #: Whether the moves of a seat can be listed without knowing the packet it would
         #: receive: every packet then ends a turn freely (``fewest_free``), as it
-        #: holds at least ``free_hand`` cards, more than the copies of any one card, and
-        #: no entry minimum (V3) asks what the packet could lay.
-        self.packet_unseen_ok = (
-            rules.reserve_size >= max(self.free_hand, most_copies + 1) and not self._minimum
-        )
+        #: holds at least ``free_hand`` cards, more than the copies of any one card. (An
+        #: entry minimum, V3, never asks what the packet could lay: it must be reached
+        #: before the hand empties into the packet.)
+        self.packet_unseen_ok = rules.reserve_size >= max(self.free_hand, most_copies + 1)
         self._finish_cache: dict[Situation, bool] = {}
         #: How many look-aheads are under way (:meth:`_finishes` asks itself, through
         #: :meth:`_after_refusal`, and an opening turn's :meth:`play_moves` counts as
@@ -326,8 +332,6 @@ class Engine:
         #: lowers the points a team has laid and what it still lacks can be worked out
         #: step by step (:meth:`_still_short`). (``card_values`` may be negative.)
         self._values_grow = min(rules.values) >= 0
-        #: The packet :meth:`_card_points` last valued, and its value (V3).
-        self._packet_value: tuple[tuple[Card, ...] | None, int] = (None, 0)
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
         # A pickled engine is its rule set: it unpickles to the shared engine of that rule
@@ -436,8 +440,10 @@ class Engine:
         The moves depend on the packet's cards only once the hand empties into it, and
         then only on whether the turn can end from it: where ``packet_unseen_ok``,
         every packet, and the stand-in, ends the turn freely, so any packet of the right
-        size gives the same moves. Elsewhere (small packets, an entry minimum) the caller
-        must use real cards, as :class:`~biriba.PlayerView` does.
+        size gives the same moves (an entry minimum, V3, must be reached before the hand
+        empties into it). Elsewhere (packets smaller than ``free_hand`` cards, or than the
+        copies of one card) the caller must use real cards, as
+        :class:`~biriba.PlayerView` does.
         """
         packet = None if received or not reserves_left else self.stand_in_packet
         return Situation(hand, melds, received, packet, pile_card, opening and self._minimum > 0)
@@ -867,6 +873,11 @@ class Engine:
                 return refusals.reserve_received if received else refusals.no_reserve_left
             if not self.can_receive(new_melds, packet):
                 return _RESERVE_NEEDS_BIRIBA
+            if short:
+                # V3: the packet's cards are unseen, so the look-ahead may not count on
+                # them; the minimum is reached before the hand empties into it, and a
+                # seat's moves depend only on what it knows (a view lists the deal's).
+                return self._packet_before_minimum
             if self._finishes(
                 _new_situation(
                     Situation, (counts_of(packet), new_melds, True, None, pile_card, opening)
@@ -988,21 +999,11 @@ class Engine:
         self._searching += 1
 
     def _card_points(self, situation: Situation) -> int:
-        """V3: the value of every card in hand and, when the hand may still empty into a
-        packet (B5.3), of every card of the packet too: the plain bound on what the team
-        can still lay this turn."""
-        rules = self.rules
-        most = rules.counts_value(situation.hand)
-        packet = situation.packet
-        if packet is not None:
-            # The packet's value, kept for the packet last asked of (one search asks of
-            # one packet again and again): one pair, replaced whole, so that threads
-            # sharing the engine never read one packet's value for another.
-            valued = self._packet_value
-            if valued[0] is not packet:
-                valued = self._packet_value = (packet, rules.cards_value(packet))
-            most += valued[1]
-        return most
+        """V3: the value of every card in hand: the plain bound on what the team can
+        still lay this turn towards the minimum (the packet the hand may empty into
+        counts for nothing: the minimum must be reached before, see
+        :meth:`_after_refusal`)."""
+        return self.rules.counts_value(situation.hand)
 
     def _beyond_melds(self, situation: Situation, short: int) -> bool:
         """V3: whether, for a hand of many substitutes, what the melds could hold of it is
@@ -1025,20 +1026,14 @@ class Engine:
 
     def _most_points(self, situation: Situation) -> int:
         """V3, where every meld holds one substitute at most (B3.3): at least the most
-        points the team could still lay this turn from ``situation`` (:meth:`_layable`).
-        The packet counts only if the hand could empty into it (B5.3): only if every card
-        of the hand could be laid, its substitutes included."""
-        hand, melds, _, packet, _, _ = situation
+        points the team could still lay this turn from ``situation`` (:meth:`_layable`),
+        towards the minimum: from the hand alone, as the packet it may empty into counts
+        for nothing (:meth:`_after_refusal`)."""
+        hand, melds, _, _, _, _ = situation
         sequences = [0, 0, 0, 0, 0]  # by suit, and at -1 every other meld
         for meld in melds:
             sequences[sequence_suit(meld)] += 1
-        points, everything = self._layable(hand, len(melds), sequences)
-        if packet is None or not everything:
-            return points
-        both = bytearray(hand)
-        for card in packet:
-            both[card.index] += 1
-        return self._layable(bytes(both), len(melds), sequences)[0]
+        return self._layable(hand, len(melds), sequences)[0]
 
     def _layable(self, counts: Counts, on_table: int, sequences: list[int]) -> tuple[int, bool]:
         """V3, where every meld holds one substitute at most: a bound on the points of
