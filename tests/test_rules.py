@@ -36,6 +36,26 @@ def test_variants_are_checked_when_built() -> None:
         BIRIBA.evolve(name="big", hand_size=30)
     with pytest.raises(BiribaError, match=r"B3\.2"):
         BIRIBA.evolve(name="no-ace", ace_low=False, ace_high=False)
+
+
+def test_B2_3_a_rule_set_leaves_a_stock_to_draw_from() -> None:
+    """B2.3 with B4.4 and Z4.3: a pack that the hands, the packets and the up-card use up
+    leaves the first player nothing to draw, and under Buraco a morto that should already
+    be the stock: refused when the rule set is built (with V7, a stock must hold more
+    than the cards at which it ends). One card left is enough."""
+    for rules, changes in (
+        (BURACO, {"decks": 1, "reserve_size": 5}),  # 54 cards: 44 dealt, 10 in mortos
+        (BIRIBA, {"hand_size": 21, "reserve_size": 12, "up_card": False}),  # 84 + 24
+        (BIRIBA, {"hand_size": 21, "stock_end_remaining": 1}),  # 1 left, ending at 1
+    ):
+        with pytest.raises(BiribaError, match=r"leaves no stock to draw from") as info:
+            rules.evolve(**changes)
+        assert info.value.rule == "B2.3"
+    # 107 of 108 dealt (84 in hands, 22 in reserves, the up-card): one card to draw.
+    deal = Deal.new(BIRIBA.evolve(name="one-left", hand_size=21), seed=1)
+    assert len(deal.stock) == 1
+    deal.play("draw")
+    assert len(deal.stock) == 0
     with pytest.raises(TypeError):
         BIRIBA.evolve(name="bad", players="4")
     assert hash(BIRIBA) == hash(BIRIBA.evolve())

@@ -420,6 +420,15 @@ class RuleSet:
                 f"deal {excerpt(needed + int(self.up_card))} (B2.3)",
                 rule="B2.3",
             )
+        # B2.3, B4.4, V7: the deal starts with a stock to draw from (one that ends with
+        # stock_end_remaining cards left must hold more than that).
+        if needed + int(self.up_card) + self.stock_end_remaining >= self.pack_size:
+            raise BiribaError(
+                f"RuleSet {excerpt(self.name)}: a pack of {excerpt(self.pack_size)} cards, "
+                f"{excerpt(needed + int(self.up_card))} of them dealt, leaves no stock to "
+                f"draw from (B2.3, V7)",
+                rule="B2.3",
+            )
         # B4.3, B4.5: a hand of ``keep_after_melding`` cards or more must be reachable at
         # the start of every play phase (the hand dealt, or a packet received, and one card
         # drawn), else no card could ever be discarded and the deal would stop.
