@@ -115,8 +115,9 @@ VARIANTS = [
 # ---------------------------------------------------------------- invariants
 def check(deal: Deal, rng: random.Random) -> None:
     """The invariants of one position: cards conserved, a legal move until the deal ends,
-    ``is_legal`` agreeing with ``legal_moves()``, the view's moves the deal's, and the
-    position's data round-tripping exactly."""
+    ``is_legal`` agreeing with ``legal_moves()``, the view's moves the deal's, every
+    move's text reading back to an equal move, and the position's data round-tripping
+    exactly."""
     pack = Counter(full_pack(deal.rules))
     assert cards_in_play(deal) == pack
     moves = deal.legal_moves()
@@ -127,6 +128,10 @@ def check(deal: Deal, rng: random.Random) -> None:
         assert deal.is_legal(move) == (move in legal), str(move)
     if deal.to_move is not None:
         assert deal.view(deal.to_move).legal_moves() == moves
+    for move in moves:  # a move's text reads back to an equal move, with or without rules
+        text = str(move)
+        assert Move.parse(text) == move and hash(Move.parse(text)) == hash(move), text
+        assert Move.parse(text, deal.rules) == move, text
     data = deal.to_dict()
     assert json.loads(json.dumps(data)) == data
     again = Deal.from_dict(json.loads(json.dumps(data)))
@@ -929,3 +934,55 @@ def test_V3_buraco_the_morto_counts_for_nothing_towards_the_minimum() -> None:
         assert not any(isinstance(m, LayMeld | AddToMeld) for m in deal.legal_moves())
         listed.append(deal.legal_moves())
     assert listed[0] == listed[1]
+
+
+@pytest.mark.parametrize(
+    ("rules", "text"),
+    [
+        (RuleSet.named("biriba-kozi"), "meld 7D 7H 2C"),  # a meld Biriba reads alike
+        (BURACO, "meld AD AH 2D JK"),  # two substitutes (Z3.4): Biriba refuses it
+        (BURACO.evolve(name="wild", wild_melds=True), "meld 2C 2D JK"),  # Z3.7
+        (BIRIBA.evolve(name="natural-twos", twos_wild=False), "meld 2C 2D 2H"),
+        (BURACO, "add 0 JK -> 4H 5H 6H 2D JK"),  # the result has two substitutes
+        (BIRIBA.evolve(name="twos-always", twos_always_wild=True), "meld AC 2C 3C"),
+    ],
+)
+def test_a_moves_text_reads_back_to_an_equal_move_under_any_rule_set(
+    rules: RuleSet, text: str
+) -> None:
+    """``Move.parse(str(move)) == move`` for a move of any rule set, without naming the
+    rule set: moves compare by their texts (a meld by its cards in table order), so
+    the move read without rules equals, and hashes like, the one read under them,
+    though the melds differ by rule set."""
+    under_rules = Move.parse(text, rules)
+    assert str(under_rules) == text
+    read = Move.parse(str(under_rules))
+    assert read == under_rules and hash(read) == hash(under_rules)
+    assert eval(repr(under_rules), {"Move": Move}) == under_rules
+    assert isinstance(under_rules, LayMeld | AddToMeld) and isinstance(read, type(under_rules))
+    mine = under_rules.meld if isinstance(under_rules, LayMeld) else under_rules.result
+    theirs = read.meld if isinstance(read, LayMeld) else read.result
+    assert mine is not None and theirs is not None
+    assert mine.cards == theirs.cards and mine.rules == rules
+    assert mine != theirs  # the melds themselves keep their rule sets apart
+    assert read != Move.parse("meld 3H 4H 5H")
+    assert read.__eq__(str(read)) is NotImplemented  # never equal to its text
+
+
+def test_a_move_read_without_rules_is_judged_under_the_deals() -> None:
+    """A move read without a rule set (or under another) is the deal's legal move of the
+    same text: it is in ``legal_moves()``, ``is_legal`` says so, and playing it lays the
+    meld read under the deal's rules (B3.12's one text per move)."""
+    kozi = RuleSet.named("biriba-kozi")
+    deal = Deal.new(kozi, seed=0)
+    deal.play("draw")
+    lay = next(m for m in deal.legal_moves() if isinstance(m, LayMeld))
+    read = Move.parse(str(lay))
+    assert read.meld.rules == BIRIBA  # type: ignore[attr-defined]
+    assert read in deal.legal_moves() and deal.is_legal(read)
+    assert deal.to_move is not None
+    team = deal.team_of(deal.to_move)
+    deal.play(read)
+    laid = deal.melds(team)[-1]
+    assert laid.rules == kozi and laid.cards == lay.meld.cards
+    assert deal.history[-1] == lay

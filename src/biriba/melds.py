@@ -366,7 +366,9 @@ class Meld:
         try:
             return self._hash
         except AttributeError:
-            value = hash((self.kind is MeldKind.GROUP, self.cards))
+            # The cards alone (equal melds have equal cards): a move laying or making a
+            # meld compares by its cards whatever its rule set, and hashes by this.
+            value = hash(self.cards)
             object.__setattr__(self, "_hash", value)
             return value
 

@@ -13,6 +13,10 @@ up-card). Every move has a text form that
     Meld.parse('4H 5H 6H 7H JK')
     >>> Move.parse("meld 3H 4H JK") == LayMeld(Meld.parse("3H 4H JK"))
     True
+
+Two moves are equal when their texts are: a meld laid or made by an addition is compared
+by its cards in table order, whatever rule set it was read under, so that the text of a
+move of any rule set reads back to an equal move.
 """
 
 from __future__ import annotations
@@ -23,10 +27,10 @@ from typing import ClassVar, Final
 import attrs
 
 from biriba.cards import Card, Suit
-from biriba.errors import NotationError
+from biriba.errors import InvalidMeldError, NotationError
 from biriba.limits import check_text, excerpt
 from biriba.melds import Meld
-from biriba.rules import BIRIBA, RuleSet
+from biriba.rules import BIRIBA, MAX_DECKS, MAX_JOKERS, RuleSet
 
 __all__ = [
     "AddToMeld",
@@ -48,17 +52,25 @@ class Move:
     keyword: ClassVar[str] = ""
 
     @staticmethod
-    def parse(text: str, rules: RuleSet = BIRIBA) -> Move:
+    def parse(text: str, rules: RuleSet | None = None) -> Move:
         """Read a move: ``draw``, ``take``, ``pass``, ``discard 7H``, ``meld 3H 4H JK``,
         ``add 0 5H``, ``add 0 5H -> 4H 5H 6H 7H JK``, ``redraw`` or ``kozi H``.
 
+        The melds of ``meld`` and of the result after ``->`` are read under ``rules``.
+        Without ``rules``, under :data:`~biriba.BIRIBA`, or, for cards that only some
+        rule set makes a meld of (two substitutes, Z3.4; substitutes alone, Z3.7; a
+        group of twos where twos are not wild), under the most lenient reading that
+        accepts them: the text of any legal move of any rule set reads back to an
+        equal move (moves compare by their texts). ``deal.play(text)`` reads under the
+        deal's own rules.
+
         Raises :class:`~biriba.NotationError` on text that is not a move, and
         :class:`~biriba.InvalidMeldError` when the cards of ``meld`` or of the result
-        after ``->`` do not form a meld.
+        after ``->`` do not form a meld (without ``rules``, the reason Biriba gives).
         """
         if not isinstance(text, str):
             raise TypeError(f"Move.parse expects a str, got {type(text).__name__}")
-        if not isinstance(rules, RuleSet):
+        if rules is not None and not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
         check_text(text, "move")
         words = text.replace("->", " -> ").split()
@@ -79,7 +91,7 @@ class Move:
         if head == "meld":
             if not rest:
                 raise NotationError(f"{excerpt(text)} is not a move: write 'meld' and its cards")
-            return LayMeld(Meld.parse(" ".join(rest), rules))
+            return LayMeld(_read_meld(" ".join(rest), rules))
         if head == "add":
             return _parse_add(text, rest, rules)
         if head in ("kozi", "kózi"):
@@ -178,9 +190,12 @@ def _check_result(instance: object, attribute: attrs.Attribute[Meld | None], val
         raise TypeError(f"result must be a Meld or None, got {type(value).__name__}")
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class LayMeld(Move):
-    """Lay a new meld from the hand (B3.1, B4.1). Text: ``meld 3H 4H JK``."""
+    """Lay a new meld from the hand (B3.1, B4.1). Text: ``meld 3H 4H JK``.
+
+    Equal to another when their texts are: the melds' cards in table order, whatever
+    rule sets the melds were read under."""
 
     keyword: ClassVar[str] = "meld"
     #: The meld laid.
@@ -189,14 +204,23 @@ class LayMeld(Move):
     def __str__(self) -> str:
         return f"meld {self.meld}"
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LayMeld):
+            return NotImplemented
+        return self.meld.cards == other.meld.cards
 
-@attrs.frozen(repr=False)
+    def __hash__(self) -> int:
+        return hash(self.meld)  # a meld's hash is its cards'
+
+
+@attrs.frozen(repr=False, eq=False)
 class AddToMeld(Move):
     """Add one card to one of the partnership's melds (B3.8, B3.12).
 
     ``index`` is the meld's place in ``deal.melds(team)``. Where the card has a choice of
     places (B3.9 to B3.12), ``result`` is the meld it makes; otherwise it is ``None``.
-    Text: ``add 0 5H`` or ``add 0 5H -> 4H 5H 6H 7H JK``.
+    Text: ``add 0 5H`` or ``add 0 5H -> 4H 5H 6H 7H JK``. Equal to another when their
+    texts are (the results compared by their cards in table order).
     """
 
     keyword: ClassVar[str] = "add"
@@ -211,6 +235,19 @@ class AddToMeld(Move):
         if self.result is None:
             return f"add {self.index} {self.card}"
         return f"add {self.index} {self.card} -> {self.result}"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AddToMeld):
+            return NotImplemented
+        if self.index != other.index or self.card != other.card:
+            return False
+        mine, theirs = self.result, other.result
+        if mine is None or theirs is None:
+            return mine is theirs
+        return mine.cards == theirs.cards
+
+    def __hash__(self) -> int:
+        return hash((self.index, self.card, self.result))  # a meld's hash is its cards'
 
 
 @attrs.frozen(repr=False)
@@ -273,7 +310,7 @@ _set_add_card: Final = AddToMeld.__dict__["card"].__set__
 _set_add_result: Final = AddToMeld.__dict__["result"].__set__
 
 
-def _parse_add(text: str, rest: list[str], rules: RuleSet) -> AddToMeld:
+def _parse_add(text: str, rest: list[str], rules: RuleSet | None) -> AddToMeld:
     result: Meld | None = None
     if "->" in rest:
         cut = rest.index("->")
@@ -283,10 +320,51 @@ def _parse_add(text: str, rest: list[str], rules: RuleSet) -> AddToMeld:
             raise NotationError(
                 f"{excerpt(text)} is not a move: write the resulting meld after '->'"
             )
-        result = Meld.parse(" ".join(after), rules)
+        result = _read_meld(" ".join(after), rules)
     if len(rest) != 2 or not _INDEX.fullmatch(rest[0]):
         raise NotationError(
             f"{excerpt(text)} is not a move: write 'add', the meld's index and one card, "
             f"as in 'add 0 5H' or 'add 0 5H -> 4H 5H 6H 7H JK'"
         )
     return AddToMeld(int(rest[0]), Card.parse(rest[1]), result)
+
+
+#: The readings :meth:`Move.parse` tries, in order, for a meld given without a rule set
+#: that Biriba refuses: the most lenient rule set with wild twos (every number of
+#: substitutes, melds of substitutes only, the largest pack), then the same with natural
+#: twos (a group of twos). Every meld some rule set accepts is a meld under one of them.
+_LENIENT: Final = BIRIBA.evolve(
+    name="any-meld",
+    decks=MAX_DECKS,
+    jokers=MAX_JOKERS,
+    max_substitutes=None,
+    wild_melds=True,
+    max_sequence=14,
+)
+_READINGS: Final = (_LENIENT, _LENIENT.evolve(name="any-meld-natural-twos", twos_wild=False))
+
+
+def _read_meld(text: str, rules: RuleSet | None) -> Meld:
+    """The meld ``text`` writes, read under ``rules``, or, without, as
+    :meth:`Move.parse` says: under Biriba, else the first of :data:`_READINGS` that
+    keeps the cards in the order written (its canonical order), else the first that
+    reads it at all; Biriba's refusal if none does."""
+    if rules is not None:
+        return Meld.parse(text, rules)
+    try:
+        return Meld.parse(text, BIRIBA)
+    except InvalidMeldError as error:
+        refused = error
+    found: Meld | None = None
+    for reading in _READINGS:
+        try:
+            meld = Meld.parse(text, reading)
+        except InvalidMeldError:
+            continue
+        if str(meld) == " ".join(text.split()).upper():
+            return meld
+        if found is None:
+            found = meld
+    if found is None:
+        raise refused
+    return found
