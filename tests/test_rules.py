@@ -38,6 +38,17 @@ def test_variants_are_checked_when_built() -> None:
         BIRIBA.evolve(name="no-ace", ace_low=False, ace_high=False)
 
 
+@pytest.mark.parametrize("rules", [BIRIBA, BURACO])
+def test_B1_1_a_rule_set_has_two_teams_or_more(rules: RuleSet) -> None:
+    """B1.1, Z1.1, V6: players play in two partnerships, or alone or in teams (two to six
+    players): one team alone would have nobody to play against, and is refused."""
+    for players in (1, 2, 4):
+        with pytest.raises(BiribaError, match=r"two teams or more") as info:
+            rules.evolve(players=players, teams=1)
+        assert info.value.rule == "B1.1"
+    assert rules.evolve(name="two-alone", players=2, teams=2).teams == 2
+
+
 def test_B2_3_a_rule_set_leaves_a_stock_to_draw_from() -> None:
     """B2.3 with B4.4 and Z4.3: a pack that the hands, the packets and the up-card use up
     leaves the first player nothing to draw, and under Buraco a morto that should already

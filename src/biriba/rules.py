@@ -404,6 +404,12 @@ class RuleSet:
                 _check_kind(field.name, str(field.type), getattr(self, field.name))
         if not self.name:
             raise BiribaError("RuleSet.name must be a non-empty str")
+        if self.teams < 2:
+            raise BiribaError(
+                f"RuleSet: {excerpt(self.teams)} team cannot play: the players form two "
+                f"teams or more (B1.1, Z1.1, V6)",
+                rule="B1.1",
+            )
         if self.players % self.teams:
             raise BiribaError(
                 f"RuleSet: {excerpt(self.players)} players do not split into "
