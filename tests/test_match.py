@@ -100,6 +100,27 @@ def test_B9_2_higher_total_wins_and_equal_totals_play_on() -> None:
     assert not tied.deal.is_over  # another deal is played
 
 
+def test_B9_2_a_match_over_has_no_deal_in_progress() -> None:
+    """B9.2: totals that end the match after the deals played leave no deal to play, so
+    a match's data pairing them with a deal in progress is refused (and a tie above the
+    target, which plays on, is not); a match that ended reads back over."""
+    data = Match.new(seed=1).to_dict()
+    del data["scores"]
+    data["totals"], data["deals_played"] = [6000, 0], 3
+    with pytest.raises(InvalidPositionError, match=r"no deal can be in progress") as info:
+        Match.from_dict(data)
+    assert info.value.rule == "B9.2"
+    data["totals"] = [6000, 6000]  # tied: another deal is played
+    assert not Match.from_dict(data).is_over
+    data["totals"], data["deals_played"] = [6000, 0], 0  # totals to start from (B9.1)
+    assert not Match.from_dict(data).is_over
+    gained = over_deal().score().totals
+    done = resumed([6000 - gained[0], 0])
+    done.next_deal()
+    again = Match.from_dict(done.to_dict())
+    assert again.is_over and again.winner == 0 and again.deal.is_over
+
+
 def test_next_deal_errors() -> None:
     match = Match.new(seed=1)
     with pytest.raises(BiribaError, match="not over"):

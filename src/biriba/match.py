@@ -259,6 +259,12 @@ class Match:
                 f"totals (B9.2)",
                 rule="B9.2",
             )
+        if winner is not None and not deal.is_over:
+            raise InvalidPositionError(
+                f"invalid match: the totals {excerpt(list(totals))} after {played} deals end "
+                f"the match (B9.2), so no deal can be in progress",
+                rule="B9.2",
+            )
         match = object.__new__(cls)
         match.rules = rules
         match._seed = seed
