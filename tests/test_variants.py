@@ -693,6 +693,10 @@ def test_V5_the_match_target_and_strictness() -> None:
         (BURACO, [2000, 2000], False),  # equal totals play another deal
     ):
         deal = Deal.new(rules, seed=1)
+        if over:  # the match ended with the deal played last (B9.2): that deal is over
+            rng = random.Random(1)
+            while not deal.is_over:
+                deal.play(rng.choice(deal.legal_moves()))
         data = {
             "rules": deal.to_dict()["rules"],
             "totals": totals,
@@ -701,6 +705,10 @@ def test_V5_the_match_target_and_strictness() -> None:
             "deals_played": 3,
         }
         assert Match.from_dict(data).is_over is over, (rules.target, totals)
+        if over:  # and no deal can be in progress beside such totals
+            data["deal"] = Deal.new(rules, seed=1).to_dict()
+            with pytest.raises(InvalidPositionError, match=r"B9\.2"):
+                Match.from_dict(data)
 
 
 def test_V6_player_counts() -> None:
