@@ -63,7 +63,8 @@ def greedy_policy(deal: Deal, rng: random.Random) -> Move:
 
 def check_position(deal: Deal) -> int:
     """Every legal move has one id, in range, that decodes to it; the ids of a move's
-    text agree; the view of the seat to move gives the same ids. Returns the count."""
+    text agree (read with or without the rule set); the view of the seat to move gives
+    the same ids. Returns the count."""
     codec = codec_for(deal.rules)
     moves = deal.legal_moves()
     legal = codec.legal_actions(deal)
@@ -76,6 +77,8 @@ def check_position(deal: Deal) -> int:
         assert codec.encode(move, deal) == action
         # the same move read back from its text (no identity shortcut)
         assert codec.encode(Move.parse(str(move), deal.rules), deal) == action
+        # and read without the rule set: an equal move, the same id
+        assert codec.encode(Move.parse(str(move)), deal) == action
         short = codec.describe(action)
         assert str(move).startswith(short.split(" #")[0])
     seat = deal.to_move

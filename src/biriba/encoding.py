@@ -163,7 +163,9 @@ class ActionCodec:
     #: The most outcomes of one addition.
     places: int
     _keyword_ids: dict[Move, int]
-    _meld_ids: dict[Meld, int]
+    #: The id of each meld of :attr:`melds`, by its cards in table order: a move's meld
+    #: is found whatever rule set it was read under, as moves compare by their texts.
+    _meld_ids: dict[tuple[Card, ...], int]
 
     def __init__(self, rules: RuleSet = BIRIBA) -> None:
         if not isinstance(rules, RuleSet):
@@ -172,7 +174,7 @@ class ActionCodec:
         self.keywords = _keyword_moves(rules)
         self._keyword_ids = {move: i for i, move in enumerate(self.keywords)}
         self.melds = enumerate_melds(full_pack(rules), rules)
-        self._meld_ids = {meld: i for i, meld in enumerate(self.melds)}
+        self._meld_ids = {meld.cards: i for i, meld in enumerate(self.melds)}
         self.slots = rules.pack_size // rules.min_meld
         self.places = _places(rules)
 
@@ -225,7 +227,7 @@ class ActionCodec:
         if isinstance(move, Discard):
             return self.discard_base + move.card.index
         if isinstance(move, LayMeld):
-            found = self._meld_ids.get(move.meld)
+            found = self._meld_ids.get(move.meld.cards)
             if found is None:
                 raise BiribaError(
                     f"no action id for {str(move)!r}: not a new meld under {self.rules.name!r}"
@@ -258,8 +260,8 @@ class ActionCodec:
                 f"adding {card} to {meld} has {len(outcomes)} outcomes, the codec "
                 f"{self.places} places: the rule set needs a newer encoding"
             )
-        try:
-            return outcomes.index(result)
+        try:  # by cards, whatever rule set the result was read under
+            return [outcome.cards for outcome in outcomes].index(result.cards)
         except ValueError:
             raise BiribaError(
                 f"{result} is no outcome of adding {card} to {meld} (B3.12)", rule="B3.12"
@@ -279,7 +281,7 @@ class ActionCodec:
             if kind is Discard:
                 found[discard_base + move.card.index] = move  # type: ignore[attr-defined]
             elif kind is LayMeld:
-                found[meld_base + meld_ids[move.meld]] = move  # type: ignore[attr-defined]
+                found[meld_base + meld_ids[move.meld.cards]] = move  # type: ignore[attr-defined]
             elif kind is AddToMeld:
                 if not melds:
                     melds = _team_melds(table)
