@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from biriba import BIRIBA, BURACO, BiribaError, Deal, RuleSet
+from biriba import BIRIBA, BURACO, BiribaError, Deal, InvalidMeldError, Meld, RuleSet
 
 
 def test_presets_by_name() -> None:
@@ -36,13 +36,16 @@ def test_variants_are_checked_when_built() -> None:
         BIRIBA.evolve(name="big", hand_size=30)
     with pytest.raises(BiribaError, match=r"B3\.2"):
         BIRIBA.evolve(name="no-ace", ace_low=False, ace_high=False)
+    with pytest.raises(TypeError):
+        BIRIBA.evolve(name="bad", players="4")
+    assert hash(BIRIBA) == hash(BIRIBA.evolve())
 
 
 @pytest.mark.parametrize("rules", [BIRIBA, BURACO])
 def test_B1_1_a_rule_set_has_two_teams_or_more(rules: RuleSet) -> None:
     """B1.1, Z1.1, V6: players play in two partnerships, or alone or in teams (two to six
     players): one team alone would have nobody to play against, and is refused."""
-    for players in (1, 2, 4):
+    for players in (2, 4):
         with pytest.raises(BiribaError, match=r"two teams or more") as info:
             rules.evolve(players=players, teams=1)
         assert info.value.rule == "B1.1"
@@ -67,9 +70,17 @@ def test_B2_3_a_rule_set_leaves_a_stock_to_draw_from() -> None:
     assert len(deal.stock) == 1
     deal.play("draw")
     assert len(deal.stock) == 0
-    with pytest.raises(TypeError):
-        BIRIBA.evolve(name="bad", players="4")
-    assert hash(BIRIBA) == hash(BIRIBA.evolve())
+
+
+def test_B3_2_a_sequence_has_at_most_13_cards_under_every_rule_set() -> None:
+    """B3.2: never two aces in one sequence, so at most 13 cards: a rule set asking for
+    longer sequences is refused when built, and A to K then A again is no meld."""
+    with pytest.raises(BiribaError, match=r"max_sequence must be at most 13") as info:
+        BIRIBA.evolve(name="long", max_sequence=14)
+    assert info.value.rule == "B3.2"
+    with pytest.raises(InvalidMeldError, match=r"B3\.2"):
+        Meld.parse("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH", BURACO)
+    assert len(Meld.parse("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH")) == 13
 
 
 @pytest.mark.parametrize(

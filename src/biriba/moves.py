@@ -339,7 +339,6 @@ _LENIENT: Final = BIRIBA.evolve(
     jokers=MAX_JOKERS,
     max_substitutes=None,
     wild_melds=True,
-    max_sequence=14,
 )
 _READINGS: Final = (_LENIENT, _LENIENT.evolve(name="any-meld-natural-twos", twos_wild=False))
 

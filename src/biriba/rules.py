@@ -313,7 +313,9 @@ class RuleSet:
     #: Most cards in a newly laid meld, or ``None`` for no limit (Z3.2: 6).
     max_new_meld: int | None = None
     #: Most cards in a sequence (B3.2: 13).
-    max_sequence: int = attrs.field(default=13, validator=_positive)
+    max_sequence: int = attrs.field(
+        default=13, validator=[_positive, _at_most(13, "B3.2", "a sequence of one ace")]
+    )
     #: Most substitutes in one meld, or ``None`` for no limit (B3.3: 1; V7). A meld never
     #: holds more substitutes than naturals.
     max_substitutes: int | None = 1
@@ -404,6 +406,11 @@ class RuleSet:
                 _check_kind(field.name, str(field.type), getattr(self, field.name))
         if not self.name:
             raise BiribaError("RuleSet.name must be a non-empty str")
+        if self.family == "buraco" and not 2 <= self.players <= 6:
+            raise BiribaError(
+                f"RuleSet: Buraco is played by 2 to 6 players, not {self.players} (Z1.1)",
+                rule="Z1.1",
+            )
         if self.teams < 2:
             raise BiribaError(
                 f"RuleSet: {excerpt(self.teams)} team cannot play: the players form two "
@@ -450,11 +457,6 @@ class RuleSet:
             )
         if self.max_substitutes is not None and self.max_substitutes < 0:
             raise BiribaError("RuleSet.max_substitutes must not be negative")
-        if self.family == "buraco" and not 2 <= self.players <= 6:
-            raise BiribaError(
-                f"RuleSet: Buraco is played by 2 to 6 players, not {self.players} (Z1.1)",
-                rule="Z1.1",
-            )
         if self.bonus_suit_bonus is not None and not self.up_card:
             raise BiribaError(
                 "RuleSet: kózi needs an up-card, whose suit is the bonus suit (V1)", rule="V1"
