@@ -1033,13 +1033,12 @@ class Engine:
         sequences = [0, 0, 0, 0, 0]  # by suit, and at -1 every other meld
         for meld in melds:
             sequences[sequence_suit(meld)] += 1
-        return self._layable(hand, len(melds), sequences)[0]
+        return self._layable(hand, len(melds), sequences)
 
-    def _layable(self, counts: Counts, on_table: int, sequences: list[int]) -> tuple[int, bool]:
+    def _layable(self, counts: Counts, on_table: int, sequences: list[int]) -> int:
         """V3, where every meld holds one substitute at most: a bound on the points of
         the cards ``counts`` that can still be laid, the team having ``on_table`` melds,
-        ``sequences[s]`` of them sequences of suit ``s``; and whether every one of those
-        cards might be laid.
+        ``sequences[s]`` of them sequences of suit ``s``.
 
         It counts what the table could hold at the end of the turn, whatever the order
         of the moves: every meld then holds one substitute at most (B3.3), and a new meld
@@ -1080,9 +1079,9 @@ class Engine:
             substitutes += [value] * (count - natural)
         places = on_table + naturals // 2
         if places >= len(substitutes):
-            return points + sum(substitutes), True
+            return points + sum(substitutes)
         substitutes.sort(reverse=True)
-        return points + sum(substitutes[:places]), False
+        return points + sum(substitutes[:places])
 
     def _melding_options(
         self, situation: Situation
