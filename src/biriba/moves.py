@@ -345,25 +345,18 @@ _READINGS: Final = (_LENIENT, _LENIENT.evolve(name="any-meld-natural-twos", twos
 
 def _read_meld(text: str, rules: RuleSet | None) -> Meld:
     """The meld ``text`` writes, read under ``rules``, or, without, as
-    :meth:`Move.parse` says: under Biriba, else the first of :data:`_READINGS` that
-    keeps the cards in the order written (its canonical order), else the first that
-    reads it at all; Biriba's refusal if none does."""
+    :meth:`Move.parse` says: under Biriba, else under the first of :data:`_READINGS`
+    that reads it (where both do, they lay its cards in the same order); Biriba's
+    refusal if none does."""
     if rules is not None:
         return Meld.parse(text, rules)
     try:
         return Meld.parse(text, BIRIBA)
     except InvalidMeldError as error:
         refused = error
-    found: Meld | None = None
     for reading in _READINGS:
         try:
-            meld = Meld.parse(text, reading)
+            return Meld.parse(text, reading)
         except InvalidMeldError:
             continue
-        if str(meld) == " ".join(text.split()).upper():
-            return meld
-        if found is None:
-            found = meld
-    if found is None:
-        raise refused
-    return found
+    raise refused
