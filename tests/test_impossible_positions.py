@@ -27,6 +27,17 @@ def test_B4_2_a_pile_card_with_cards_on_the_pile() -> None:
     refused(position(hands={0: "7C 8C 9D KS"}, pile_card="KS", discard="5D"), "B4.2")
 
 
+def test_B4_2_a_pile_card_neither_in_the_hand_nor_in_the_teams_melds() -> None:
+    # The card taken stays in the hand until it is melded; the turn's discard, which
+    # would be the only other way out of the hand, ends the turn and clears pile_card.
+    Deal.from_dict(position(hands={0: "7C 8C 9D KS"}, pile_card="KS"))
+    melded = position(hands={0: "7C 8C"}, melds=(["JS QS KS"], []), pile_card="KS")
+    Deal.from_dict(melded)
+    refused(position(hands={0: "7C 8C 9D KS"}, pile_card="JK"), "B4.2")
+    # A meld of the other team does not hold the mover's card.
+    refused(position(hands={0: "7C 8C"}, melds=([], ["JS QS KS"]), pile_card="KS"), "B4.2")
+
+
 def test_B4_4_a_deal_over_by_passes_with_cards_in_the_stock() -> None:
     over: dict[str, Any] = dict(to_move=None, phase="over", passes=4)
     Deal.from_dict(position(hands={0: "7C 8C"}, stock_size=0, **over))

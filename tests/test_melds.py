@@ -73,6 +73,16 @@ def test_B3_1_sequence_is_consecutive_ranks_of_one_suit() -> None:
     invalid("4S 5S 7H", "B3.1")
 
 
+@pytest.mark.parametrize("text", ["KS QS JS", "AS KS QS", "KH AH 3H", "JK KS QS"])
+def test_B3_1_cards_out_of_order_are_refused_by_B3_1_even_beside_an_ace(text: str) -> None:
+    """Cards out of order are refused for their order (B3.1), though read from the first
+    natural they would also run past an ace (B3.2): the reason names what is wrong."""
+    with pytest.raises(InvalidMeldError) as caught:
+        Meld.parse(text)
+    assert caught.value.rule == "B3.1"
+    assert "consecutive ranks written low to high" in str(caught.value)
+
+
 # ---------------------------------------------------------------- B3.2
 def test_B3_2_ace_low_or_high_never_both_no_wrap() -> None:
     assert M("AH 2H 3H").low == 1

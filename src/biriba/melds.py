@@ -551,7 +551,23 @@ def _acts_as_substitute(card: Card, rank: int, suit: int, rules: RuleSet) -> boo
 
 
 def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleSet) -> str:
-    """Why ``cards`` is no sequence starting at rank ``low``, or ``""`` if it is one."""
+    """Why ``cards`` is no sequence starting at rank ``low``, or ``""`` if it is one.
+
+    The order of the cards is checked first, rank by rank as if the ranks wrapped round
+    (K, A, 2): cards out of order are refused by B3.1 (``KS QS JS`` written high to low),
+    and only cards in order that run past an ace by B3.2 (``KH AH 2H``, ``JK AH 2H``)."""
+    for i, card in enumerate(cards):
+        if rules.is_wild(card):
+            continue
+        if card.suit != suit:
+            return "B3.1: a sequence is of one suit, and a group of one rank"
+        # The rank at place i, wrapped round into 1..13 (14, a high ace, is 1; 15 is 2,
+        # past a high ace; 0 is 13, below a low ace).
+        if card.rank != (low + i - 1) % 13 + 1:
+            return (
+                f"B3.1: the cards of a sequence are consecutive ranks written low to high; "
+                f"{card} cannot stand at position {i + 1}"
+            )
     high = low + len(cards) - 1
     if (
         low < 1
@@ -563,18 +579,6 @@ def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleS
             "B3.2: an ace closes its end: nothing stands below a low ace or above a high "
             "ace, and there is no K-A-2 wrap"
         )
-    for i, card in enumerate(cards):
-        if rules.is_wild(card):
-            continue
-        if card.suit != suit:
-            return "B3.1: a sequence is of one suit, and a group of one rank"
-        rank = low + i
-        expected = 1 if rank == 14 else rank
-        if card.rank != expected:
-            return (
-                f"B3.1: the cards of a sequence are consecutive ranks written low to high; "
-                f"{card} cannot stand at position {i + 1}"
-            )
     return ""
 
 

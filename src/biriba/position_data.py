@@ -309,6 +309,16 @@ def read_position(
                 f"unactivated[{to_move % t}] is seat {to_move}, whose turn has begun (B5.4)",
                 "B5.4",
             )
+        if (
+            pile_card is not None
+            and pile_card not in hands[to_move]
+            and not any(pile_card in meld.cards for meld in melds[to_move % t])
+        ):
+            raise _fail(
+                f"pile_card {pile_card} was taken this turn by seat {to_move}, so it is in "
+                f"that hand or in its team's melds, and it is in neither (B4.2)",
+                "B4.2",
+            )
     for seat, hand in enumerate(hands):
         if not hand and rules.keep_after_melding > 1 and seat != closed_by:
             raise _fail(f"hands[{seat}] is empty; a hand empties only to close (B4.3)", "B4.3")
