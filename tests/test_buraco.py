@@ -785,9 +785,23 @@ def over_buraco_deal(rules: RuleSet = BURACO) -> Deal:
     return deal
 
 
-def resumed(totals: list[int], rules: RuleSet = BURACO) -> Match:
-    """A match under ``rules`` at ``totals``, whose deal in progress team 0 just ended."""
-    deal = over_buraco_deal(rules)
+def over_buraco_deal_both_gain() -> Deal:
+    """A Buraco deal team 0 has just ended by going out, in which both teams score more
+    than 100."""
+    deal = at(
+        hands={0: "KS", 1: "4C", 3: "5C"},
+        melds=([REAL], ["3S 4S 5S 6S 7S 8S 9S", "TC JC QC KC AC"]),
+        received=(True, True),
+    )
+    deal.play("discard KS")
+    assert deal.is_over and min(deal.score().totals) > 100
+    return deal
+
+
+def resumed(totals: list[int], rules: RuleSet = BURACO, deal: Deal | None = None) -> Match:
+    """A match under ``rules`` at ``totals``, whose deal in progress team 0 just ended
+    (``deal``, or :func:`over_buraco_deal`)."""
+    deal = deal or over_buraco_deal(rules)
     data = deal.to_dict()
     return Match.from_dict(
         {"rules": data["rules"], "totals": totals, "dealer": deal.dealer, "deal": data}
@@ -806,11 +820,13 @@ def test_Z5_2_the_match_ends_once_a_team_reaches_2000() -> None:
 
 
 def test_Z5_2_higher_total_wins_and_equal_totals_play_on() -> None:
-    gained = over_buraco_deal().score().totals
-    equal = resumed([2100 - gained[0], 2100 - gained[1]])
+    # Both teams below 2000 before the deal (totals at 2000 would have ended the match,
+    # B9.2), both at or above it after.
+    gained = over_buraco_deal_both_gain().score().totals
+    equal = resumed([2100 - gained[0], 2100 - gained[1]], deal=over_buraco_deal_both_gain())
     equal.next_deal()
     assert equal.totals == (2100, 2100) and not equal.is_over
-    higher = resumed([2100 - gained[0], 2500 - gained[1]])
+    higher = resumed([2050 - gained[0], 2100 - gained[1]], deal=over_buraco_deal_both_gain())
     higher.next_deal()
     assert higher.is_over and higher.winner == 1
 

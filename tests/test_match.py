@@ -86,15 +86,40 @@ def test_B9_2_match_ends_strictly_above_5000() -> None:
     assert match2.is_over and match2.winner == 0
 
 
+def over_deal_both_gain() -> Deal:
+    """A deal that team 0 just closed, in which both teams score more than 100."""
+    deal = Deal.from_dict(
+        position(
+            hands={0: "KS", 1: "4C", 3: "5C"},
+            melds=(["3H 4H 5H 6H 7H 8H 9H"], ["3S 4S 5S 6S 7S 8S 9S", "TC JC QC KC AC"]),
+            received=(True, True),
+        )
+    )
+    deal.play("discard KS")
+    assert deal.is_over
+    return deal
+
+
+def resumed_before(deal: Deal, after: list[int]) -> Match:
+    """A match resumed with ``deal`` over and not counted yet, from the totals that it
+    brings to ``after``: both at most 5000, so that the match went on until this deal."""
+    gained = deal.score().totals
+    totals = [a - g for a, g in zip(after, gained, strict=True)]
+    assert max(totals) <= 5000
+    return Match.from_dict(
+        {"rules": "biriba", "totals": totals, "dealer": deal.dealer, "deal": deal.to_dict()}
+    )
+
+
 def test_B9_2_higher_total_wins_and_equal_totals_play_on() -> None:
-    gained = over_deal().score().totals
-    higher = resumed([6000 - gained[0], 5500 - gained[1]])
+    assert min(over_deal_both_gain().score().totals) > 100
+    higher = resumed_before(over_deal_both_gain(), [5150, 5100])
     higher.next_deal()
-    assert higher.winner == 0
-    both_above = resumed([5200 - gained[0], 5300 - gained[1]])
+    assert higher.winner == 0  # both above the target: the higher total wins
+    both_above = resumed_before(over_deal_both_gain(), [5100, 5150])
     both_above.next_deal()
     assert both_above.winner == 1
-    tied = resumed([5200 - gained[0], 5200 - gained[1]])
+    tied = resumed_before(over_deal_both_gain(), [5150, 5150])
     tied.next_deal()
     assert not tied.is_over and tied.winner is None
     assert not tied.deal.is_over  # another deal is played
@@ -112,13 +137,40 @@ def test_B9_2_a_match_over_has_no_deal_in_progress() -> None:
     assert info.value.rule == "B9.2"
     data["totals"] = [6000, 6000]  # tied: another deal is played
     assert not Match.from_dict(data).is_over
-    data["totals"], data["deals_played"] = [6000, 0], 0  # totals to start from (B9.1)
-    assert not Match.from_dict(data).is_over
+    # Totals come from complete deals (B9.1), whatever deals_played says: these ended
+    # the match after one of them.
+    data["totals"], data["deals_played"] = [6000, 0], 0
+    with pytest.raises(InvalidPositionError, match=r"no deal can be in progress") as info:
+        Match.from_dict(data)
+    assert info.value.rule == "B9.2"
     gained = over_deal().score().totals
-    done = resumed([6000 - gained[0], 0])
+    done = resumed([5001 - gained[0], 0])
     done.next_deal()
+    assert done.is_over
     again = Match.from_dict(done.to_dict())
     assert again.is_over and again.winner == 0 and again.deal.is_over
+
+
+def test_B9_2_a_match_over_resumed_from_four_keys_is_over() -> None:
+    """B9.2: the four keys of a match that ended (its totals counting its last deal, which
+    is over) read back as that match, over: its last deal is not counted again."""
+    gained = over_deal().score().totals
+    done = resumed([5001 - gained[0], 0])
+    done.next_deal()
+    data = done.to_dict()
+    again = Match.from_dict({k: data[k] for k in ("rules", "totals", "dealer", "deal")})
+    assert again.is_over and again.winner == 0
+    assert again.totals == done.totals == (5001, gained[1])
+    with pytest.raises(BiribaError, match="the match is over"):
+        again.next_deal()
+    # A match whose deal is over before next_deal(): not counted yet, in both forms.
+    waiting = resumed([4000, 0])
+    data = waiting.to_dict()
+    for kept in (data, {k: data[k] for k in ("rules", "totals", "dealer", "deal")}):
+        back = Match.from_dict(kept)
+        assert not back.is_over and back.totals == (4000, 0)
+        back.next_deal()
+        assert back.totals == (4000 + gained[0], gained[1])
 
 
 def test_next_deal_errors() -> None:
@@ -126,7 +178,7 @@ def test_next_deal_errors() -> None:
     with pytest.raises(BiribaError, match="not over"):
         match.next_deal()
     gained = over_deal().score().totals
-    done = resumed([6000 - gained[0], 0])
+    done = resumed([5001 - gained[0], 0])
     done.next_deal()
     with pytest.raises(BiribaError, match="the match is over"):
         done.next_deal()
@@ -161,6 +213,10 @@ def test_match_to_dict_and_from_dict() -> None:
         (lambda d: d.update(dealer=(d["dealer"] + 1) % 4), "is not the deal's dealer"),
         (lambda d: d["deal"].update(rules="buraco"), "rules differ"),
         (lambda d: d["deal"]["hands"][0].append("7H"), "too many 7H"),
+        # Numbers no match holds, which repr() and records could not write out.
+        (lambda d: d.update(totals=[10**5000, 0]), "each at most 1,000,000,000,000,000"),
+        (lambda d: d.update(dealer=float(d["dealer"])), "is not the deal's dealer"),
+        (lambda d: d.update(dealer=bool(d["dealer"])), "is not the deal's dealer"),
     ],
 )
 def test_match_from_dict_refuses_bad_data(change: object, message: str) -> None:

@@ -253,3 +253,94 @@ def test_a_resumed_match_s_record_checks_its_start() -> None:
     del data["start"]
     with pytest.raises(RecordError, match="needs the match's seed, or its start"):
         records.replay(records.loads(json.dumps(data)))
+
+
+def finish_deal(match: Match, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    while not match.deal.is_over:
+        match.deal.play(rng.choice(match.deal.legal_moves()))
+
+
+def test_record_of_a_match_whose_deal_is_over_before_next_deal_replays() -> None:
+    # B9.1: a match recorded between a deal's end and next_deal(): its totals do not
+    # count that deal yet, and the replayed match stands at the same point (the replay
+    # added it, and found other totals than the record's).
+    match = Match.new(BIRIBA, seed=7)
+    finish_deal(match)
+    assert match.deal.is_over and match.totals == (0, 0)
+    for waiting in (match, Match.from_dict(match.to_dict())):
+        again = records.replay(records.loads(records.dumps(records.record_match(waiting))))
+        assert isinstance(again, Match)
+        assert again.totals == (0, 0) and again.deal.is_over and not again.is_over
+        assert again.deal.to_dict() == match.deal.to_dict()
+        again.next_deal()
+        assert again.totals == match.deal.score().totals
+
+
+def test_record_of_a_match_resumed_over_replays() -> None:
+    # B9.2: a match resumed after it ended has no deal to play: its record holds its last
+    # deal as it was resumed, loads and replays to the same match (it held no deal at
+    # all, which loads refused and replay met with an IndexError).
+    match = Match.new(BIRIBA, seed=1).to_dict()
+    gained = Deal.from_dict(match["deal"])
+    finish_deal_plain(gained)
+    totals = [5001 - gained.score().totals[0], -(10**4)]
+    ended = Match.from_dict(
+        {"rules": "biriba", "totals": totals, "dealer": gained.dealer, "deal": gained.to_dict()}
+    )
+    ended.next_deal()
+    assert ended.is_over
+    for resumed in (
+        Match.from_dict(ended.to_dict()),
+        Match.from_dict({k: ended.to_dict()[k] for k in ("rules", "totals", "dealer", "deal")}),
+    ):
+        assert resumed.is_over
+        record = records.record_match(resumed)
+        assert len(record.deals) == 1
+        text = records.dumps(record)
+        validator("record").validate(json.loads(text))
+        again = records.replay(records.loads(text))
+        assert isinstance(again, Match)
+        assert again.is_over and again.winner == ended.winner and again.totals == ended.totals
+
+
+def finish_deal_plain(deal: Deal, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    while not deal.is_over:
+        deal.play(rng.choice(deal.legal_moves()))
+
+
+def test_a_move_that_does_not_replay_carries_its_rule() -> None:
+    # The RecordError of a move that does not replay carries the rule that refuses it as
+    # err.rule, as the IllegalMoveError it comes from does.
+    deal = Deal.new(seed=3)
+    deal.play("draw")
+    data = records.record_deal(deal).to_dict()
+    data["moves"].append("draw")
+    with pytest.raises(RecordError) as info:
+        records.replay(records.from_dict(data))
+    assert info.value.rule == "B4.1" and info.value.index == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(totals=[10**5000, 0]), "totals must be a list of integers"),
+        (lambda d: d.update(totals=[True, 0]), "totals must be a list of integers"),
+        (lambda d: d.update(winner=True), "winner must be a team number or null"),
+        (lambda d: d.update(seed=10**2000), "seed must be an integer of at most"),
+        (
+            lambda d: d["deals"][0].update(
+                score=[{**s, "hands": True} for s in d["deals"][0]["score"]]
+            ),
+            "score must list each team's",
+        ),
+    ],
+)
+def test_match_records_refuse_numbers_no_match_holds(change: Any, message: str) -> None:
+    # Totals and score parts are integers (not true or false) of at most MAX_POINTS,
+    # which a record can write back (an integer of 5,000 digits cannot be written).
+    data = records.record_match(short_match()).to_dict()
+    change(data)
+    with pytest.raises(RecordError, match=message):
+        records.from_dict(data)

@@ -10,7 +10,9 @@ when it is larger than any valid input could be:
 * a position, a match or a record as JSON text: at most :data:`MAX_JSON` characters,
   with lists and objects nested at most :data:`MAX_DEPTH` deep (a record needs 6);
 * a list of cards in a position: at most :data:`MAX_CARDS` (more than any pack);
-* a record's deal: at most :data:`MAX_MOVES` moves.
+* a record's deal: at most :data:`MAX_MOVES` moves;
+* a match's totals and a score's parts, in a match's data or a record: at most
+  :data:`MAX_POINTS` either way (:func:`is_points`).
 
 An error message quotes at most :data:`EXCERPT` characters of the input
 (:func:`excerpt`)::
@@ -35,11 +37,13 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_JSON",
     "MAX_MOVES",
+    "MAX_POINTS",
     "MAX_SEED_DIGITS",
     "MAX_TEXT",
     "check_seed",
     "check_text",
     "excerpt",
+    "is_points",
     "parse_json",
     "too_deep",
 ]
@@ -58,6 +62,9 @@ MAX_SEED_DIGITS: Final = 1_000
 MAX_CARDS: Final = 5_000
 #: The most moves one deal of a record may hold.
 MAX_MOVES: Final = 100_000
+#: The largest total or score part, either way, that a match's data or a record may hold:
+#: far beyond any real match (a deal scores some thousands), and written out in full.
+MAX_POINTS: Final = 10**15
 #: The most characters of an input an error message quotes.
 EXCERPT: Final = 80
 
@@ -117,6 +124,16 @@ def check_seed(seed: object, what: str = "seed") -> int | str | None:
     if isinstance(seed, int) and _digits(seed) > MAX_SEED_DIGITS:
         raise BiribaError(f"{what} has at most {MAX_SEED_DIGITS:,} digits, got {excerpt(seed)}")
     return seed
+
+
+def is_points(value: object) -> bool:
+    """Whether ``value`` may be a total or a score's part read from data: an ``int`` (not
+    a ``bool``) from ``-MAX_POINTS`` to ``MAX_POINTS``."""
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and -MAX_POINTS <= value <= MAX_POINTS
+    )
 
 
 def check_text(text: str, what: str) -> None:

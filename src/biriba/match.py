@@ -18,7 +18,7 @@ import attrs
 
 from biriba.deal import Deal
 from biriba.errors import BiribaError, InvalidPositionError
-from biriba.limits import check_seed, excerpt
+from biriba.limits import MAX_POINTS, check_seed, excerpt, is_points
 from biriba.rules import BIRIBA, RuleSet, rules_to_data
 from biriba.scoring import DealScore, TeamScore
 
@@ -207,7 +207,11 @@ class Match:
         The four keys ``rules``, ``totals``, ``dealer`` and ``deal`` are enough; without a
         ``seed`` the later deals are shuffled from fresh entropy; with ``scores``, one
         per finished deal, :attr:`scores` gives them back (they must add up to the
-        totals, B9.1). Raises :class:`~biriba.InvalidPositionError` naming the problem.
+        totals, B9.1). Totals that end the match (B9.2) read as a match over, its
+        ``deal`` the last one, over and counted in them (as :meth:`to_dict` writes a
+        match that ended); otherwise a ``deal`` that is over is not counted yet, and
+        :meth:`next_deal` adds it. Raises :class:`~biriba.InvalidPositionError` naming
+        the problem.
         """
         if not isinstance(data, Mapping):
             raise TypeError(f"a match is a dict, got {type(data).__name__}")
@@ -225,13 +229,14 @@ class Match:
         if (
             not isinstance(totals, list | tuple)
             or len(totals) != rules.teams
-            or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals)
+            or not all(is_points(t) for t in totals)
         ):
             raise InvalidPositionError(
                 f"invalid match: totals must be {rules.teams} integers, one per team (B9.1), "
-                f"got {excerpt(totals)}"
+                f"each at most {MAX_POINTS:,} either way, got {excerpt(totals)}"
             )
-        if data["dealer"] != deal.dealer:
+        dealer = data["dealer"]
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer != deal.dealer:
             raise InvalidPositionError(
                 f"invalid match: dealer {excerpt(data['dealer'])} is not the deal's dealer "
                 f"{deal.dealer}",
@@ -252,7 +257,11 @@ class Match:
                 f"invalid match: deals_played must be from 0 to {_MAX_DEALS_PLAYED:,}, "
                 f"got {excerpt(played)}"
             )
-        winner = _winner(tuple(totals), rules) if played else None
+        # B9.2: totals that end the match end it whatever the count of deals played says
+        # (totals come from complete deals, B9.1): its deal is then the last one, over and
+        # counted in them; a deal that is over in a match that goes on is not counted yet
+        # (next_deal() adds it).
+        winner = _winner(tuple(totals), rules)
         if data.get("winner") is not None and data.get("winner") != winner:
             raise InvalidPositionError(
                 f"invalid match: winner {excerpt(data.get('winner'))} does not follow from the "
@@ -261,8 +270,8 @@ class Match:
             )
         if winner is not None and not deal.is_over:
             raise InvalidPositionError(
-                f"invalid match: the totals {excerpt(list(totals))} after {played} deals end "
-                f"the match (B9.2), so no deal can be in progress",
+                f"invalid match: the totals {excerpt(list(totals))} end the match (B9.2), "
+                f"so no deal can be in progress",
                 rule="B9.2",
             )
         match = object.__new__(cls)
@@ -310,8 +319,11 @@ def _read_scores(
                     f"invalid match: scores[{i}] gives each team {', '.join(parts)}"
                 )
             values = [team[p] for p in parts]
-            if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-                raise InvalidPositionError(f"invalid match: scores[{i}] holds integers only")
+            if not all(is_points(v) for v in values):
+                raise InvalidPositionError(
+                    f"invalid match: scores[{i}] holds integers only, each at most "
+                    f"{MAX_POINTS:,} either way"
+                )
             teams.append(TeamScore(*values))
         scores.append(DealScore(tuple(teams), final=True))
     added = _added(scores, rules.teams)

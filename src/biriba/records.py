@@ -31,7 +31,16 @@ import attrs
 
 from biriba.deal import Deal
 from biriba.errors import BiribaError, RecordError
-from biriba.limits import MAX_JSON, MAX_MOVES, excerpt, parse_json
+from biriba.limits import (
+    MAX_JSON,
+    MAX_MOVES,
+    MAX_POINTS,
+    MAX_SEED_DIGITS,
+    check_seed,
+    excerpt,
+    is_points,
+    parse_json,
+)
 from biriba.match import Match
 from biriba.rules import RuleSet, rules_from_data, rules_to_data
 
@@ -160,8 +169,11 @@ def record_match(match: Match) -> MatchRecord:
     <biriba.Match.start>`), and every deal played since it was built."""
     if not isinstance(match, Match):
         raise TypeError(f"record_match expects a Match, got {type(match).__name__}")
-    deals = [record_deal(d) for d in match.finished_deals]
-    if not match.is_over:
+    finished = match.finished_deals
+    deals = [record_deal(d) for d in finished]
+    if not finished or match.deal is not finished[-1]:
+        # The deal in progress, or, for a match resumed over, the last deal as it was
+        # resumed (counted in the totals already, B9.2).
         deals.append(record_deal(match.deal))
     return MatchRecord(
         rules=rules_to_data(match.rules),
@@ -275,16 +287,14 @@ def from_dict(data: Any) -> Record:
         if not isinstance(deals, list) or not deals:
             raise _fail("a match record has a non-empty list of deals")
         totals = data.get("totals")
-        if not isinstance(totals, list) or not all(
-            isinstance(t, int) and not isinstance(t, bool) for t in totals
-        ):
-            raise _fail("totals must be a list of integers")
+        if not isinstance(totals, list) or not all(is_points(t) for t in totals):
+            raise _fail(
+                f"totals must be a list of integers, each at most {MAX_POINTS:,} either way"
+            )
         winner = data.get("winner")
-        if winner is not None and not isinstance(winner, int):
+        if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)):
             raise _fail("winner must be a team number or null")
-        seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
-            raise _fail("seed must be an integer, a string or null")
+        seed = _seed(data.get("seed"), "record")
         start = _match_start(data.get("start"))
         rules = _rules_name(data, "record")
         deal_records = []
@@ -312,13 +322,25 @@ def _match_start(start: object) -> dict[str, Any] | None:
     if not isinstance(start, Mapping) or set(start) != {"totals", "deals_played"}:
         raise _fail("start must be an object with the keys totals and deals_played, or null")
     totals, played = start["totals"], start["deals_played"]
-    if not isinstance(totals, list) or not all(
-        isinstance(t, int) and not isinstance(t, bool) for t in totals
-    ):
-        raise _fail("start: totals must be a list of integers")
+    if not isinstance(totals, list) or not all(is_points(t) for t in totals):
+        raise _fail(
+            f"start: totals must be a list of integers, each at most {MAX_POINTS:,} either way"
+        )
     if isinstance(played, bool) or not isinstance(played, int) or played < 0:
         raise _fail("start: deals_played must be a whole number")
     return {"totals": list(totals), "deals_played": played}
+
+
+def _seed(seed: object, where: str) -> int | str | None:
+    """A record's ``seed``, checked: an integer (of at most :data:`~biriba.limits.MAX_SEED_DIGITS`
+    digits), a string or null."""
+    try:
+        return check_seed(seed)
+    except (TypeError, BiribaError):
+        raise _fail(
+            f"{where}: seed must be an integer of at most {MAX_SEED_DIGITS:,} digits, a "
+            f"string or null"
+        ) from None
 
 
 def _rules_name(data: Mapping[str, Any], where: str) -> str | dict[str, Any]:
@@ -340,10 +362,8 @@ def _deal_record(data: Mapping[str, Any], where: str) -> DealRecord:
         raise _fail(f"{where}: moves must be a list of move texts")
     if len(moves) > MAX_MOVES:
         raise _fail(f"{where}: a deal holds at most {MAX_MOVES} moves, got {len(moves)}")
-    seed = data.get("seed")
+    seed = _seed(data.get("seed"), where)
     start = data.get("start")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
-        raise _fail(f"{where}: seed must be an integer, a string or null")
     if start is not None and not isinstance(start, Mapping):
         raise _fail(f"{where}: start must be a position (an object) or null")
     if (seed is None) == (start is None):
@@ -355,9 +375,12 @@ def _deal_record(data: Mapping[str, Any], where: str) -> DealRecord:
     parsed_score = None
     if score is not None:
         if not isinstance(score, list) or not all(
-            isinstance(s, Mapping) and all(isinstance(s.get(p), int) for p in _PARTS) for s in score
+            isinstance(s, Mapping) and all(is_points(s.get(p)) for p in _PARTS) for s in score
         ):
-            raise _fail(f"{where}: score must list each team's {', '.join(_PARTS)}")
+            raise _fail(
+                f"{where}: score must list each team's {', '.join(_PARTS)}, integers each at "
+                f"most {MAX_POINTS:,} either way"
+            )
         parsed_score = tuple({p: int(s[p]) for p in _PARTS} for s in score)
     return DealRecord(
         rules=rules,
@@ -411,7 +434,9 @@ def _first_of_match(record: MatchRecord, rules: RuleSet) -> Match:
         )
     except BiribaError as error:
         raise RecordError(
-            f"deal 0: the record's start does not give a match: {error}", deal_index=0
+            f"deal 0: the record's start does not give a match: {error}",
+            deal_index=0,
+            rule=error.rule,
         ) from None
 
 
@@ -424,7 +449,9 @@ def _replay_deal(record: DealRecord, rules: RuleSet, deal_index: int | None = No
             deal = Deal.new(rules, seed=record.seed, dealer=record.dealer)
     except BiribaError as error:
         raise RecordError(
-            f"{where}the record's start does not give a deal: {error}", deal_index=deal_index
+            f"{where}the record's start does not give a deal: {error}",
+            deal_index=deal_index,
+            rule=error.rule,
         ) from None
     for index, text in enumerate(record.moves):
         try:
@@ -435,6 +462,7 @@ def _replay_deal(record: DealRecord, rules: RuleSet, deal_index: int | None = No
                 index=index,
                 move=text,
                 deal_index=deal_index,
+                rule=error.rule,
             ) from None
     if record.score is not None:
         if not deal.is_over:
@@ -466,10 +494,14 @@ def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match:
     match = _first_of_match(record, rules)
     last = len(record.deals) - 1
     for i, deal_record in enumerate(record.deals):
-        if match.is_over:
-            raise RecordError(f"deal {i}: the match was already over (B9.2)", deal_index=i)
-        expected = match.deal
         resumed_here = i == 0 and record.start is not None  # from its first position
+        # A match resumed over (its last deal counted in the totals, B9.2) records that
+        # deal alone, as it was resumed.
+        if match.is_over and not resumed_here:
+            raise RecordError(
+                f"deal {i}: the match was already over (B9.2)", deal_index=i, rule="B9.2"
+            )
+        expected = match.deal
         if not resumed_here and (
             deal_record.start is not None
             # A match without a seed shuffles each deal from fresh entropy: any seed.
@@ -479,20 +511,27 @@ def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match:
             raise RecordError(
                 f"deal {i}: the record's seed or dealer is not the match's deal {i} (B2.1)",
                 deal_index=i,
+                rule="B2.1",
             )
         deal = _replay_deal(deal_record, rules, i)
         match._replace_deal(deal)
         if deal.is_over:
-            match.next_deal()
+            # A finished deal was added to the totals (next_deal) unless it is the last
+            # one recorded of a match that was not over: that match was recorded before
+            # its next_deal(), its totals without the deal.
+            if not match.is_over and (i != last or record.winner is not None):
+                match.next_deal()
         elif i != last:
             raise RecordError(f"deal {i} is not over, but more deals follow", deal_index=i)
     if tuple(record.totals) != match.totals:
         raise RecordError(
             f"the recorded totals {excerpt(list(record.totals))} differ from the replayed "
-            f"{list(match.totals)} (B9.1)"
+            f"{list(match.totals)} (B9.1)",
+            rule="B9.1",
         )
     if record.winner != match.winner:
         raise RecordError(
-            f"the recorded winner {excerpt(record.winner)} is not the replayed one (B9.2)"
+            f"the recorded winner {excerpt(record.winner)} is not the replayed one (B9.2)",
+            rule="B9.2",
         )
     return match
