@@ -215,3 +215,38 @@ def test_B1_1_and_B1_2_a_view_built_by_hand_is_checked() -> None:
     with pytest.raises(BiribaError, match="300 copies of AS, more than any pack") as copies:
         huge.legal_moves()
     assert copies.value.rule == "B1.2"
+
+
+def test_a_view_built_by_hand_with_fields_of_the_wrong_type_is_refused() -> None:
+    """A PlayerView whose fields are not of the types a deal gives them is refused when
+    built (a str phase, a meld's text, a seat out of range, a str count escaped as
+    AttributeError or IndexError, or made a sample no deal could be)."""
+    import attrs
+    import pytest
+
+    view = BASE.view(0)
+    melds = (("3H 4H 5H",), view.melds[1])
+    for changes in (
+        {"phase": "play"},
+        {"melds": melds},
+        {"passes": "0"},
+        {"stock_size": 5.0},
+        {"hand": (*view.hand, "7H")},
+        {"discard_pile": ("7H",)},
+        {"reserve_received": (1, 0)},
+        {"bonus_suit": "H"},
+    ):
+        with pytest.raises(TypeError, match="a PlayerView's"):
+            attrs.evolve(view, **changes)
+    for changes in (
+        {"to_move": 7},
+        {"dealer": -1},
+        {"stock_size": -1},
+        {"unactivated": (5, None)},
+        {"to_move": None},
+    ):
+        with pytest.raises(BiribaError):
+            attrs.evolve(view, **changes)
+    with pytest.raises(TypeError, match="a dealer is an int"):
+        attrs.evolve(view, dealer=None)
+    assert attrs.evolve(view) == view

@@ -498,12 +498,20 @@ def test_Z4_1_a_team_left_without_a_morto_may_not_empty_its_hand() -> None:
 
 def test_Z4_1_no_morto_left_once_the_last_became_the_stock() -> None:
     # Team 0 took the first morto, the second became the stock (Z4.3): team 1 has none.
-    deal = at(hands={1: "5C 6C 7C"}, to_move=1, received=(True, False), reserves_left=0)
+    deal = at(
+        hands={1: "5C 6C 7C"}, to_move=1, received=(True, False), reserves_left=0, stock_size=11
+    )
     assert deal.reserves == ()
     rejects(deal, "meld 5C 6C 7C", "Z4.1")
     assert "no morto is left" in _refusal(deal, "meld 5C 6C 7C")
     # The team that took its morto goes on as usual.
-    took = at(hands={0: "5C 6C 7C KS"}, melds=([REAL], []), received=(True, False), reserves_left=0)
+    took = at(
+        hands={0: "5C 6C 7C KS"},
+        melds=([REAL], []),
+        received=(True, False),
+        reserves_left=0,
+        stock_size=11,
+    )
     took.play("meld 5C 6C 7C")
     took.play("discard KS")
     assert took.is_over and took.closed_by == 0
@@ -644,6 +652,45 @@ def test_Z4_3_last_turn_in_positions_is_checked() -> None:
     with pytest.raises(InvalidPositionError, match=r"Z4\.3") as info:
         Deal.from_dict(left)  # a morto left would be the stock
     assert info.value.rule == "Z4.3"
+
+
+def refused_by(data: dict[str, Any], rule: str) -> None:
+    with pytest.raises(InvalidPositionError) as info:
+        Deal.from_dict(data)
+    assert info.value.rule == rule, str(info.value)
+
+
+def test_Z4_3_last_turn_in_the_play_phase_only_once_the_last_player_took_the_pile() -> None:
+    # The pile is empty in the play phase only once the mover took it (a turn ends with
+    # a discard): with no stock and no morto, that turn is the last; the player who drew
+    # the last card, the pile still there, finishes an ordinary turn (it was accepted
+    # with last_turn true, and its discard then ended the deal).
+    drew_last = dict(rules=BURACO, hands={1: "5C 6C"}, to_move=1, stock="", discard="KS QD")
+    drew_last.update(received=(True, True))
+    assert Deal.from_dict(position(**drew_last)).to_dict()["last_turn"] is False
+    refused_by(position(**drew_last, last_turn=True), "Z4.3")
+    took = dict(rules=BURACO, hands={1: "5C 6C KS QD"}, to_move=1, stock="", received=(True, True))
+    assert Deal.from_dict(position(**took)).to_dict()["last_turn"] is True
+    refused_by(position(**took, last_turn=False), "Z4.3")
+
+
+def test_Z4_3_a_morto_that_became_the_stock_leaves_a_stock_of_one_packet_at_most() -> None:
+    # A morto received by nobody is gone only into the stock, once the stock was empty:
+    # the stock then holds at most the packet's 11 cards (a stock of 50 was accepted).
+    became = dict(rules=BURACO, hands={0: "5C 6C"}, received=(True, False), reserves_left=0)
+    Deal.from_dict(position(**became, stock_size=11))
+    refused_by(position(**became, stock_size=12), "Z4.3")
+    refused_by(position(**became, stock_size=50), "Z4.3")
+
+
+def test_Z4_3_no_pass_before_the_deal_s_end() -> None:
+    # With no stock and no morto a pass ends the deal (Z4.3): a deal going on has had none
+    # (passes 2 were accepted).
+    waiting = dict(rules=BURACO, hands={1: "5C 6C"}, to_move=1, phase="draw", stock="")
+    waiting.update(discard="KS", received=(True, True))
+    Deal.from_dict(position(**waiting))
+    refused_by(position(**waiting, passes=1), "Z4.3")
+    refused_by(position(**waiting, passes=2), "Z4.3")
 
 
 def test_Z4_4_a_single_card_may_not_take_a_one_card_pile() -> None:

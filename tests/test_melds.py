@@ -622,8 +622,9 @@ def test_B1_2_groups_of_many_decks_are_each_listed_once() -> None:
 
 
 def test_B1_2_enumerate_melds_refuses_more_copies_than_the_pack() -> None:
-    with pytest.raises(BiribaError, match=r"B1\.2: the hand holds 3 copies of 5H"):
+    with pytest.raises(BiribaError, match=r"B1\.2: the hand holds 3 copies of 5H") as info:
         enumerate_melds(parse_cards("5H 5H 5H 6H"))
+    assert info.value.rule == "B1.2"  # err.rule names it, as the message does
     with pytest.raises(BiribaError, match=r"B1\.2: the hand holds 5 copies of JK"):
         enumerate_melds([JOKER] * 5, BIRIBA.evolve(name="free", max_substitutes=None))
     # Buraco's pack holds two jokers.

@@ -189,3 +189,32 @@ def test_B3_1_a_meld_has_at_least_three_cards_in_every_rule_set(size: int) -> No
         RuleSet.from_dict(data)
     assert read.value.rule == "B3.1"
     assert BIRIBA.evolve(name="long", min_meld=4).min_meld == 4
+
+
+@pytest.mark.parametrize(
+    ("changes", "rule"),
+    [
+        ({"max_new_meld": 2}, "Z3.2"),  # below min_meld: no new meld could be laid
+        ({"max_new_meld": -5}, "Z3.2"),
+        ({"max_sequence": 2}, "B3.1"),  # no sequence could be laid
+        ({"min_meld": 14}, "B3.1"),
+        ({"twos_wild": False, "twos_always_wild": True}, "V7"),
+        ({"reserve_penalty": -100}, "B8.6"),  # a reserve part above 0
+        ({"unactivated_reserve_penalty": -1}, "B8.7"),
+    ],
+)
+def test_a_rule_set_that_contradicts_itself_or_the_scores_is_refused(
+    changes: dict[str, object], rule: str
+) -> None:
+    """Options that leave no meld to lay, a two substitute everywhere without twos being
+    substitutes, or reserve penalties that would add points (a score's reserve part is at
+    most 0) are refused when built, and so when read (they were accepted and played).
+    Card values may be negative (a card worth less than nothing, V3's tests use one)."""
+    with pytest.raises(BiribaError) as info:
+        BIRIBA.evolve(name="odd", **changes)
+    assert info.value.rule == rule, str(info.value)
+    data = {**BIRIBA.evolve(name="odd").to_dict(), **changes}
+    with pytest.raises(BiribaError):
+        RuleSet.from_dict(data)
+    # The limits themselves are allowed.
+    assert BIRIBA.evolve(name="ok", max_new_meld=3, max_sequence=3, reserve_penalty=0)

@@ -30,6 +30,7 @@ from biriba import (
     Meld,
     Move,
     NameSuit,
+    NotationError,
     Phase,
     Redraw,
     RuleSet,
@@ -975,6 +976,20 @@ def test_a_moves_text_reads_back_to_an_equal_move_under_any_rule_set(
     assert mine != theirs  # the melds themselves keep their rule sets apart
     assert read != Move.parse("meld 3H 4H 5H")
     assert read.__eq__(str(read)) is NotImplemented  # never equal to its text
+
+
+def test_B3_8_an_addition_names_a_meld_index_its_text_can_write() -> None:
+    """Every ``AddToMeld`` that can be built has a text that reads back: its meld index
+    has four digits at most (``AddToMeld(10000, 7H)`` was built, and its text refused)."""
+    card = Card.parse("7H")
+    for index in (0, 9_999):
+        move = AddToMeld(index, card)
+        assert Move.parse(str(move)) == move
+    for index in (-1, 10_000, 10**5000):
+        with pytest.raises(NotationError, match="a meld index is from 0 to 9999"):
+            AddToMeld(index, card)
+    with pytest.raises(NotationError):
+        Move.parse("add 10000 7H")
 
 
 def test_a_move_read_without_rules_is_judged_under_the_deals() -> None:

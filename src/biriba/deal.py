@@ -33,10 +33,12 @@ the other.)
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from typing import Any, Final, Self, TypeVar
 
 import attrs
@@ -484,31 +486,35 @@ class Deal:
         known = tuple(
             () if s == seat else cards_of(position.known[s]) for s in range(rules.players)
         )
-        return PlayerView(
-            rules=rules,
-            seat=seat,
-            dealer=position.dealer,
-            phase=position.phase,
-            to_move=position.to_move,
-            hand=cards_of(position.hands[seat]),
-            hand_sizes=position.sizes,
-            stock_size=len(position.stock),
-            discard_pile=position.pile,
-            melds=position.melds,
-            reserves_left=len(position.reserves),
-            reserve_received=position.received,
-            unactivated=position.unactivated,
-            passes=position.passes,
-            pile_card=position.pile_card,
-            closed_by=position.closed_by,
-            known=known,
-            history=tuple(self._history),
-            redraw_open=position.redraw is not None,
-            redraw=position.redraw if seat == position.seat else None,
-            last_turn=position.last_turn,
-            bonus_suit=position.bonus_suit,
-            opening=position.opening,
-        )
+        token = _FROM_A_DEAL.set(True)  # its fields are of the right types
+        try:
+            return PlayerView(
+                rules=rules,
+                seat=seat,
+                dealer=position.dealer,
+                phase=position.phase,
+                to_move=position.to_move,
+                hand=cards_of(position.hands[seat]),
+                hand_sizes=position.sizes,
+                stock_size=len(position.stock),
+                discard_pile=position.pile,
+                melds=position.melds,
+                reserves_left=len(position.reserves),
+                reserve_received=position.received,
+                unactivated=position.unactivated,
+                passes=position.passes,
+                pile_card=position.pile_card,
+                closed_by=position.closed_by,
+                known=known,
+                history=tuple(self._history),
+                redraw_open=position.redraw is not None,
+                redraw=position.redraw if seat == position.seat else None,
+                last_turn=position.last_turn,
+                bonus_suit=position.bonus_suit,
+                opening=position.opening,
+            )
+        finally:
+            _FROM_A_DEAL.reset(token)
 
     # ================================================================ scoring
     def score(self) -> DealScore:
@@ -597,6 +603,17 @@ class Deal:
 _new_deal: Final = Deal.__new__ if is_compiled(team_of) else object.__new__
 
 
+#: Whether the :class:`PlayerView` being built comes from :meth:`Deal.view`, whose
+#: fields are of the right types by construction (set only while it builds one).
+_FROM_A_DEAL: Final = contextvars.ContextVar("_FROM_A_DEAL", default=False)
+
+#: The types a :class:`PlayerView`'s fields hold, as its check compares them.
+_INT: Final = {int}
+_BOOL: Final = {bool}
+_MELD: Final = {Meld}
+_CARD_OR_NONE: Final = {Card, type(None)}
+
+
 @attrs.frozen
 class PlayerView:
     """Everything one seat may know of a deal; build it with ``deal.view(seat)``."""
@@ -672,6 +689,50 @@ class PlayerView:
                     f"got {excerpt(len(value))} (B1.1)",
                     rule="B1.1",
                 )
+        # Every field of the type a deal gives it (a str phase, a meld's text, a str
+        # count escaped as AttributeError or IndexError, or made an impossible sample):
+        # checked in a view built by hand, not in one that Deal.view builds from a
+        # position (a bot's play makes one at every step, and the checks cost about a
+        # third of the making).
+        if _FROM_A_DEAL.get():
+            return
+        players = rules.players
+        phase = self.phase
+        if type(phase) is not Phase:
+            raise TypeError(f"a PlayerView's phase is a Phase, got {type(phase).__name__}")
+        to_move = self.to_move
+        if (to_move is None) != (phase is Phase.OVER):
+            raise BiribaError("a PlayerView's to_move is None exactly when the phase is OVER")
+        check_number(self.dealer, "dealer", players)
+        if to_move is not None:
+            check_number(to_move, "to_move", players)
+        numbers = (self.stock_size, self.reserves_left, self.passes, *self.hand_sizes)
+        if {*map(type, numbers)} != _INT:
+            raise TypeError(
+                "a PlayerView's stock_size, reserves_left, passes and hand_sizes are ints"
+            )
+        if min(numbers) < 0:
+            raise BiribaError(f"a PlayerView's counts are 0 or more, got {excerpt(numbers)}")
+        cards = {
+            *map(type, self.hand),
+            *map(type, self.discard_pile),
+            *map(type, chain.from_iterable(self.known)),
+            type(self.pile_card),
+            type(self.redraw),
+        }
+        if cards - _CARD_OR_NONE:
+            raise TypeError(
+                "a PlayerView's hand, discard_pile, known, pile_card and redraw hold Cards"
+            )
+        if {*map(type, chain.from_iterable(self.melds))} - _MELD:
+            raise TypeError("a PlayerView's melds are Meld objects")
+        if {*map(type, self.reserve_received)} - _BOOL:
+            raise TypeError("a PlayerView's reserve_received holds bools")
+        for seat in (*self.unactivated, self.closed_by):
+            if seat is not None:
+                check_number(seat, "seat", players)
+        if self.bonus_suit is not None and type(self.bonus_suit) is not Suit:
+            raise TypeError("a PlayerView's bonus_suit is a Suit or None")
 
     # ------------------------------------------------------------------ derived
     @property

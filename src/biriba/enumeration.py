@@ -57,7 +57,8 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
         most = rules.copies(card)
         if count > most:
             raise BiribaError(
-                f"B1.2: the hand holds {count} copies of {card}, the pack only {most}"
+                f"B1.2: the hand holds {count} copies of {card}, the pack only {most}",
+                rule="B1.2",
             )
     return melds_from_counts(bytes(counts), rules)
 

@@ -32,6 +32,11 @@ from biriba.limits import check_text, excerpt
 from biriba.melds import Meld
 from biriba.rules import BIRIBA, MAX_DECKS, MAX_JOKERS, RuleSet
 
+#: The highest meld index an :class:`AddToMeld` may name: its text writes the index in
+#: four digits at most, so that every move's text reads back (a team has a few dozen
+#: melds at most).
+MAX_MELD_INDEX: Final = 9_999
+
 __all__ = [
     "AddToMeld",
     "Discard",
@@ -181,8 +186,11 @@ def _check_card(instance: object, attribute: attrs.Attribute[Card], value: Card)
 def _check_index(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{attribute.name} must be an int, got {type(value).__name__}")
-    if value < 0:
-        raise NotationError(f"a meld index is 0 or more, got {value}")
+    if not 0 <= value <= MAX_MELD_INDEX:
+        raise NotationError(
+            f"a meld index is from 0 to {MAX_MELD_INDEX} (its text has at most four digits), "
+            f"got {excerpt(value)}"
+        )
 
 
 def _check_result(instance: object, attribute: attrs.Attribute[Meld | None], value: object) -> None:
@@ -280,7 +288,8 @@ _BARE: dict[str, Move] = {
     "redraw": Redraw(),
 }
 _HEADS: Final = "draw, take, pass, discard, meld, add, redraw or kozi"
-#: A meld's index in a move's text: ASCII digits only (``str.isdigit`` also accepts ``²``).
+#: A meld's index in a move's text: ASCII digits only (``str.isdigit`` also accepts ``²``),
+#: four at most (:data:`MAX_MELD_INDEX`).
 _INDEX: Final = re.compile(r"[0-9]{1,4}")
 
 

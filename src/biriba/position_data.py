@@ -251,6 +251,14 @@ def read_position(
     stock_gone = not engine.stock_open(len(stock))
     if last_round and packets and stock_gone and phase is not Phase.OVER:
         raise _fail("a morto is left, so it is the stock now (Z4.3)", "Z4.3")
+    most = rules.stock_end_remaining + rules.reserve_size
+    if last_round and len(packets) < left and len(stock) > most:
+        # Z4.3: a morto becomes the stock only once the stock is emptied.
+        raise _fail(
+            f"a morto that nobody received became the stock, which then holds at most "
+            f"{most} cards, not {len(stock)} (Z4.3)",
+            "Z4.3",
+        )
     last_turn = _last_turn(data, phase, last_round and stock_gone and not packets, pile)
     bonus_suit = _bonus_suit(data, rules, phase, pile, melds, len(stock) == engine.full_stock)
     opening = _flag(data, "opening", not melds[to_move % t] if to_move is not None else False)
@@ -302,6 +310,12 @@ def read_position(
         if phase is Phase.PLAY and passes:
             raise _fail(
                 "passes are 0 in the play phase: a draw or a take ends a run (B4.4)", "B4.4"
+            )
+        if last_round and passes:
+            raise _fail(
+                "a pass is the deal's last move: with the stock and the mortos gone the "
+                "pass ends the deal (Z4.3)",
+                "Z4.3",
             )
         assert to_move is not None
         if unactivated[to_move % t] == to_move:
@@ -473,6 +487,14 @@ def _last_turn(data: Mapping[str, Any], phase: Phase, gone: bool, pile: list[Car
         raise _fail("last_turn is true only once the stock and the mortos are gone (Z4.3)", "Z4.3")
     if phase is Phase.DRAW and last_turn != gone:
         raise _fail("a turn that begins with no stock and no morto is the last (Z4.3)", "Z4.3")
+    if phase is Phase.PLAY and last_turn != default:
+        # The pile is empty in the play phase only once the mover took it (a turn ends
+        # with a discard), and with no stock and no morto that turn began so: the last.
+        raise _fail(
+            "in the play phase last_turn is true exactly when the stock and the mortos are "
+            "gone and the mover took the discard pile (Z4.3)",
+            "Z4.3",
+        )
     return last_turn
 
 

@@ -342,7 +342,9 @@ class RuleSet:
     pile_restriction: PileRestriction = PileRestriction.NO_DISCARD_BACK
     #: What happens when the stock runs out (B4.4, Z4.3).
     stock_exhausted: StockExhausted = StockExhausted.TAKE_OR_PASS
-    #: The deal ends when the stock holds this many cards or fewer at a turn's start (V7).
+    #: A stock holding this many cards or fewer counts as exhausted (V7): no more draws
+    #: from it; what follows is ``stock_exhausted``'s (take or pass, B4.4; the next
+    #: morto on top, Z4.3), the cards left staying in the stock.
     stock_end_remaining: int = attrs.field(default=0, validator=_natural)
     #: Passes in a row that end the deal (B4.4), at most 64 (``biriba.rules.MAX_PASS_LIMIT``).
     pass_limit: int = attrs.field(
@@ -457,6 +459,34 @@ class RuleSet:
             )
         if self.max_substitutes is not None and self.max_substitutes < 0:
             raise BiribaError("RuleSet.max_substitutes must not be negative")
+        if self.max_new_meld is not None and self.max_new_meld < self.min_meld:
+            raise BiribaError(
+                f"RuleSet {excerpt(self.name)}: a new meld of at most "
+                f"{excerpt(self.max_new_meld)} cards could never hold the {self.min_meld} of "
+                f"min_meld (B3.1, Z3.2)",
+                rule="Z3.2",
+            )
+        if self.max_sequence < self.min_meld:
+            raise BiribaError(
+                f"RuleSet {excerpt(self.name)}: a sequence of at most {self.max_sequence} "
+                f"cards could never hold the {excerpt(self.min_meld)} of min_meld (B3.1, B3.2)",
+                rule="B3.1",
+            )
+        if self.twos_always_wild and not self.twos_wild:
+            raise BiribaError(
+                f"RuleSet {excerpt(self.name)}: twos_always_wild makes twos substitutes even "
+                f"at rank 2 (V7), which needs twos_wild (B1.3)",
+                rule="V7",
+            )
+        # B8.6, B8.7: the reserve never adds points (a score's reserve part is at most 0).
+        # (Card values may be negative: a card worth less than nothing.)
+        for penalty in ("reserve_penalty", "unactivated_reserve_penalty"):
+            if getattr(self, penalty) < 0:
+                raise BiribaError(
+                    f"RuleSet.{penalty} must not be negative, got "
+                    f"{excerpt(getattr(self, penalty))} (B8)",
+                    rule=FIELD_RULES[penalty].split(",")[0],
+                )
         if self.bonus_suit_bonus is not None and not self.up_card:
             raise BiribaError(
                 "RuleSet: kózi needs an up-card, whose suit is the bonus suit (V1)", rule="V1"
