@@ -226,6 +226,7 @@ def test_a_view_built_by_hand_with_fields_of_the_wrong_type_is_refused() -> None
 
     view = BASE.view(0)
     melds = (("3H 4H 5H",), view.melds[1])
+    changes: dict[str, Any]
     for changes in (
         {"phase": "play"},
         {"melds": melds},
@@ -248,5 +249,5 @@ def test_a_view_built_by_hand_with_fields_of_the_wrong_type_is_refused() -> None
         with pytest.raises(BiribaError):
             attrs.evolve(view, **changes)
     with pytest.raises(TypeError, match="a dealer is an int"):
-        attrs.evolve(view, dealer=None)
+        attrs.evolve(view, dealer=None)  # type: ignore[arg-type]
     assert attrs.evolve(view) == view

@@ -665,11 +665,15 @@ def test_Z4_3_last_turn_in_the_play_phase_only_once_the_last_player_took_the_pil
     # a discard): with no stock and no morto, that turn is the last; the player who drew
     # the last card, the pile still there, finishes an ordinary turn (it was accepted
     # with last_turn true, and its discard then ended the deal).
-    drew_last = dict(rules=BURACO, hands={1: "5C 6C"}, to_move=1, stock="", discard="KS QD")
+    drew_last: dict[str, Any] = dict(
+        rules=BURACO, hands={1: "5C 6C"}, to_move=1, stock="", discard="KS QD"
+    )
     drew_last.update(received=(True, True))
     assert Deal.from_dict(position(**drew_last)).to_dict()["last_turn"] is False
     refused_by(position(**drew_last, last_turn=True), "Z4.3")
-    took = dict(rules=BURACO, hands={1: "5C 6C KS QD"}, to_move=1, stock="", received=(True, True))
+    took: dict[str, Any] = dict(
+        rules=BURACO, hands={1: "5C 6C KS QD"}, to_move=1, stock="", received=(True, True)
+    )
     assert Deal.from_dict(position(**took)).to_dict()["last_turn"] is True
     refused_by(position(**took, last_turn=False), "Z4.3")
 
@@ -677,7 +681,9 @@ def test_Z4_3_last_turn_in_the_play_phase_only_once_the_last_player_took_the_pil
 def test_Z4_3_a_morto_that_became_the_stock_leaves_a_stock_of_one_packet_at_most() -> None:
     # A morto received by nobody is gone only into the stock, once the stock was empty:
     # the stock then holds at most the packet's 11 cards (a stock of 50 was accepted).
-    became = dict(rules=BURACO, hands={0: "5C 6C"}, received=(True, False), reserves_left=0)
+    became: dict[str, Any] = dict(
+        rules=BURACO, hands={0: "5C 6C"}, received=(True, False), reserves_left=0
+    )
     Deal.from_dict(position(**became, stock_size=11))
     refused_by(position(**became, stock_size=12), "Z4.3")
     refused_by(position(**became, stock_size=50), "Z4.3")
@@ -686,7 +692,9 @@ def test_Z4_3_a_morto_that_became_the_stock_leaves_a_stock_of_one_packet_at_most
 def test_Z4_3_no_pass_before_the_deal_s_end() -> None:
     # With no stock and no morto a pass ends the deal (Z4.3): a deal going on has had none
     # (passes 2 were accepted).
-    waiting = dict(rules=BURACO, hands={1: "5C 6C"}, to_move=1, phase="draw", stock="")
+    waiting: dict[str, Any] = dict(
+        rules=BURACO, hands={1: "5C 6C"}, to_move=1, phase="draw", stock=""
+    )
     waiting.update(discard="KS", received=(True, True))
     Deal.from_dict(position(**waiting))
     refused_by(position(**waiting, passes=1), "Z4.3")
