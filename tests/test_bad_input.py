@@ -237,7 +237,9 @@ def test_a_view_built_by_hand_with_fields_of_the_wrong_type_is_refused() -> None
         {"reserve_received": (1, 0)},
         {"bonus_suit": "H"},
     ):
-        with pytest.raises(TypeError, match="a PlayerView's"):
+        # (The compiled build refuses some of them before the view's own check does,
+        # with the message of the field's declared type.)
+        with pytest.raises(TypeError, match=r"a PlayerView's|object expected"):
             attrs.evolve(view, **changes)
     for changes in (
         {"to_move": 7},
@@ -248,6 +250,6 @@ def test_a_view_built_by_hand_with_fields_of_the_wrong_type_is_refused() -> None
     ):
         with pytest.raises(BiribaError):
             attrs.evolve(view, **changes)
-    with pytest.raises(TypeError, match="a dealer is an int"):
+    with pytest.raises(TypeError, match=r"a dealer is an int|int object expected"):
         attrs.evolve(view, dealer=None)  # type: ignore[arg-type]
     assert attrs.evolve(view) == view
