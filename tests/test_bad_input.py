@@ -234,6 +234,8 @@ def test_a_view_built_by_hand_with_fields_of_the_wrong_type_is_refused() -> None
         {"stock_size": 5.0},
         {"hand": (*view.hand, "7H")},
         {"discard_pile": ("7H",)},
+        {"hand": (*view.hand, None)},
+        {"pile_card": "7H"},
         {"reserve_received": (1, 0)},
         {"bonus_suit": "H"},
     ):

@@ -611,6 +611,7 @@ _FROM_A_DEAL: Final = contextvars.ContextVar("_FROM_A_DEAL", default=False)
 _INT: Final = {int}
 _BOOL: Final = {bool}
 _MELD: Final = {Meld}
+_CARD: Final = {Card}
 _CARD_OR_NONE: Final = {Card, type(None)}
 
 
@@ -717,10 +718,8 @@ class PlayerView:
             *map(type, self.hand),
             *map(type, self.discard_pile),
             *map(type, chain.from_iterable(self.known)),
-            type(self.pile_card),
-            type(self.redraw),
         }
-        if cards - _CARD_OR_NONE:
+        if cards - _CARD or {type(self.pile_card), type(self.redraw)} - _CARD_OR_NONE:
             raise TypeError(
                 "a PlayerView's hand, discard_pile, known, pile_card and redraw hold Cards"
             )
