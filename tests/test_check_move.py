@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from biriba import LayMeld, Meld, Verdict, check_move
+from biriba import BIRIBA, BURACO, DrawStock, LayMeld, Meld, Move, Verdict, check_move
 from biriba.limits import MAX_JSON
 
 from .helpers import position
@@ -88,14 +88,38 @@ def test_text_that_is_no_move(move: str) -> None:
     ],
 )
 def test_a_bad_position(bad: object, rule: str | None) -> None:
-    verdict = check_move(bad, "draw")  # type: ignore[arg-type]
+    # The move is read all the same (a move is read without a position, API.md).
+    verdict = check_move(bad, "DRAW")  # type: ignore[arg-type]
     assert (verdict.legal, verdict.move, verdict.rule, verdict.error) == (
         False,
-        None,
+        "draw",
         rule,
         "position",
     )
     assert len(verdict.reason) < 300
+
+
+@pytest.mark.parametrize(
+    ("move", "text"),
+    [
+        (DrawStock(), "draw"),
+        ("discard 9h", "discard 9H"),
+        ("meld 3h 4h 5h", "meld 3H 4H 5H"),
+        ("add 0 5H -> 4H 5H 6H 7H JK", "add 0 5H -> 4H 5H 6H 7H JK"),
+        ("meld JK JK 2C", "meld 2C JK JK"),  # read as leniently as Move.parse (Z3.7)
+        ("fold", None),
+        ("meld 3H 4H 9H", None),  # no meld under any rule set
+    ],
+)
+def test_a_bad_position_still_reads_the_move(move: str | Move, text: str | None) -> None:
+    verdict = check_move({}, move)
+    assert (verdict.legal, verdict.move, verdict.error) == (False, text, "position")
+
+
+def test_a_bad_position_reads_the_move_under_the_rules_given() -> None:
+    # Under rules given, a meld is read under them: two substitutes are no Biriba meld (B3.3).
+    assert check_move({}, "meld 3H JK 2C 6H", rules=BURACO).move == "meld 3H JK 2C 6H"
+    assert check_move({}, "meld 3H JK 2C 6H", rules=BIRIBA).move is None
 
 
 def test_wrong_argument_types_raise_type_error() -> None:

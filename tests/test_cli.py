@@ -154,6 +154,26 @@ def test_validate_a_strange_move_gives_a_verdict_not_a_traceback(
     assert json.loads(out)["error"] == "notation"
 
 
+@pytest.mark.parametrize(
+    ("move", "first_word"),
+    [
+        ("discard KS", "illegal"),  # B4.1: not in hand
+        ("meld 3H 4H 9H", "illegal"),  # B3.2: no meld, which the rules refuse
+        ("fold", "invalid"),  # no move
+    ],
+)
+def test_validate_says_illegal_for_what_the_rules_refuse_and_invalid_for_bad_input(
+    tmp_path: Path, move: str, first_word: str
+) -> None:
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position(hands={0: "9D 5H 7C"}, melds=(["3D 4D 5D"], []))))
+    code, out = run("validate", str(path), "--move", move)
+    assert code == 1 and out.startswith(f"{first_word}: ")
+    path.write_text("[1, 2]")  # no position: the move is still read, the input is bad
+    code, out = run("validate", str(path), "--move", "discard KS")
+    assert code == 1 and out.startswith("invalid: ")
+
+
 def test_validate_json_prints_check_move_s_verdict(tmp_path: Path) -> None:
     data = position(hands={0: "9D 5H 7C"}, melds=(["3D 4D 5D"], []))
     path = tmp_path / "position.json"

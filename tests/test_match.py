@@ -211,7 +211,11 @@ def test_match_to_dict_and_from_dict() -> None:
             r"does not follow from the totals \(B9\.2\)",
         ),
         (lambda d: d.update(dealer=(d["dealer"] + 1) % 4), "is not the deal's dealer"),
-        (lambda d: d["deal"].update(rules="buraco"), "rules differ"),
+        (lambda d: d.update(rules="buraco"), "rules differ"),
+        (lambda d: d.update(rules="biriba-kozi"), "rules differ"),
+        (lambda d: d.update(rules=BIRIBA.evolve(groups=False).to_dict()), "rules differ"),
+        (lambda d: d.update(rules="no such rules"), "invalid match: rules: no rule set named"),
+        (lambda d: d.update(rules=7), "invalid match: rules: rules must be"),
         (lambda d: d["deal"]["hands"][0].append("7H"), "too many 7H"),
         # Numbers no match holds, which repr() and records could not write out.
         (lambda d: d.update(totals=[10**5000, 0]), "each at most 1,000,000,000,000,000"),
@@ -224,6 +228,33 @@ def test_match_from_dict_refuses_bad_data(change: object, message: str) -> None:
     change(data)  # type: ignore[operator]
     with pytest.raises(InvalidPositionError, match=message):
         Match.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    "named",
+    ["BIRIBA", BIRIBA.to_dict(), {"name": "biriba"}],
+    ids=["name in capitals", "the preset's dict", "a dict of the name alone"],
+)
+def test_match_from_dict_reads_its_rules_named_either_way(named: object) -> None:
+    # API.md: wherever a match names its rules, loading accepts a preset's name or a
+    # rule set's dict; the match and its deal may name the same rules in either form.
+    data = Match.new(seed=2).to_dict()
+    assert data["deal"]["rules"] == "biriba"
+    data["rules"] = named
+    match = Match.from_dict(data)
+    assert match.rules == BIRIBA
+    assert match.to_dict()["rules"] == "biriba"
+
+
+def test_match_from_dict_reads_a_variant_named_by_its_dict_beside_a_given_rule_set() -> None:
+    variant = BIRIBA.evolve(groups=False, name="house")
+    data = Match.new(variant, seed=2).to_dict()
+    assert data["rules"] == variant.to_dict()
+    data["deal"]["rules"] = "house"  # the deal names it, the match gives its data
+    assert Match.from_dict(data, variant).rules == variant
+    data["rules"] = "house"
+    data["deal"]["rules"] = variant.to_dict()
+    assert Match.from_dict(data, variant).rules == variant
 
 
 def test_match_types() -> None:

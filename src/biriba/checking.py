@@ -53,7 +53,9 @@ class Verdict:
     #: Whether the move is legal in the position.
     legal: bool
     #: The move's canonical text (``discard 7H``), or ``None`` where it could not be read
-    #: as a move (bad notation, cards that form no meld, or a bad position).
+    #: as a move (bad notation, cards that form no meld). Beside a bad position, the text
+    #: is read as :meth:`Move.parse <biriba.Move.parse>` reads it without a position
+    #: (under the ``rules`` given to :func:`check_move`, if any).
     move: str | None
     #: The id of the rule that refuses the move or the position (``"B4.2"``), or ``None``
     #: (a legal move, or input merely malformed).
@@ -114,7 +116,7 @@ def check_move(
                 )
         deal = Deal.from_dict(data, rules)
     except BiribaError as error:
-        return Verdict(False, None, error.rule, str(error), "position")
+        return Verdict(False, _move_text(move, rules), error.rule, str(error), "position")
     try:
         parsed = Move.parse(move, deal.rules) if isinstance(move, str) else move
     except InvalidMeldError as error:  # cards that form no meld: the rules refuse the move
@@ -130,6 +132,18 @@ def check_move(
         return Verdict(False, str(parsed), error.rule, str(error), "illegal")
     seat = deal.to_move
     return Verdict(True, str(parsed), None, f"{parsed} is legal for seat {seat}", None)
+
+
+def _move_text(move: Move | str, rules: RuleSet | None) -> str | None:
+    """The canonical text of ``move`` read without a position (a move is read so, API.md:
+    :meth:`Move.parse <biriba.Move.parse>`, under ``rules`` when given, else its most
+    lenient reading), or ``None`` if it is no move."""
+    if isinstance(move, Move):
+        return str(move)
+    try:
+        return str(Move.parse(move, rules))
+    except BiribaError:
+        return None
 
 
 def _json_kind(value: object) -> str:

@@ -142,7 +142,9 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
         elif verdict.legal:
             print(f"legal: {verdict.move}", file=out)
         else:
-            print(f"{'illegal' if verdict.move else 'invalid'}: {verdict.reason}", file=out)
+            # The rules refuse the move (or its cards form no meld), or the input is bad.
+            bad_input = verdict.error in ("notation", "position")
+            print(f"{'invalid' if bad_input else 'illegal'}: {verdict.reason}", file=out)
         return 0 if verdict.legal else 1
     try:
         if not isinstance(data, dict):

@@ -19,7 +19,7 @@ import attrs
 from biriba.deal import Deal
 from biriba.errors import BiribaError, InvalidPositionError
 from biriba.limits import MAX_POINTS, check_seed, excerpt, is_points
-from biriba.rules import BIRIBA, RuleSet, rules_to_data
+from biriba.rules import BIRIBA, RuleSet, rules_from_data, rules_to_data
 from biriba.scoring import DealScore, TeamScore
 
 __all__ = ["Match"]
@@ -221,10 +221,10 @@ class Match:
         deal_data = data["deal"]
         if not isinstance(deal_data, Mapping):
             raise InvalidPositionError("invalid match: deal must be a position (a dict)")
-        if deal_data.get("rules") != data["rules"]:
-            raise InvalidPositionError("invalid match: the deal's rules differ from the match's")
         deal = Deal.from_dict(deal_data, rules)
-        rules = deal.rules
+        given, rules = rules, deal.rules
+        if not _names(data["rules"], deal_data.get("rules"), rules, given):
+            raise InvalidPositionError("invalid match: the deal's rules differ from the match's")
         totals = data["totals"]
         if (
             not isinstance(totals, list | tuple)
@@ -290,6 +290,22 @@ class Match:
     def __repr__(self) -> str:
         state = f"winner={self._winner}" if self.is_over else f"deal {self._deals_played + 1}"
         return f"<Match {self.rules.name} totals={list(self._totals)} {state}>"
+
+
+def _names(named: object, deal_named: object, rules: RuleSet, given: RuleSet | None) -> bool:
+    """Whether a match's ``rules`` value ``named`` names ``rules``, the rule set its deal
+    was read under (named there as ``deal_named``; ``given``, the rule set passed to
+    :meth:`Match.from_dict`, if any): written the same way, or in the other form (a
+    preset's name, its dict, an alias), since loading accepts both. A name stands for
+    ``given`` when it is ``given``'s, as in a position."""
+    if named == deal_named or (
+        given is not None and isinstance(named, str) and named == given.name
+    ):
+        return True
+    try:
+        return rules_from_data(named) == rules
+    except BiribaError as error:
+        raise InvalidPositionError(f"invalid match: rules: {error}", rule=error.rule) from None
 
 
 #: The most deals a match read as data may have played: far beyond any real match.
