@@ -1,4 +1,4 @@
-"""A small round-robin tournament between the library's bots.
+"""A small round-robin tournament between bots: the library's random and greedy ones.
 
 Run it with ``python examples/tournament.py``; ``--deals N`` plays more deals per pairing.
 """

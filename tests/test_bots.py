@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from biriba import BURACO, BiribaError, Deal, Move, RuleSet, records
+from biriba import BIRIBA, BURACO, BiribaError, Deal, Move, RuleSet, records
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
-from biriba.cli import main
+from biriba.cli import _shown, main
 from biriba.simulate import simulate
 from biriba.terminal import run_play
 
@@ -117,6 +117,16 @@ def test_cli_rules() -> None:
     assert code == 0 and "hand_size" in text and "5000" in text
     code, text = run("rules", "buraco")
     assert code == 0 and "2000" in text
+    # Every value stands in one column, however long, and card values read by rank.
+    rows = [line for line in text.splitlines()[2:] if line.strip()]
+    rule_columns = {line.rindex("  ") for line in rows}
+    assert len(rule_columns) == 1, rows
+    assert "  pile_restriction             no-take-with-one-card  B4.2, Z4.4" in rows
+    assert any(line.split()[:4] == ["card_values", "B8.1", "values", "B8.1,"] for line in rows)
+    values = BIRIBA.evolve(name="cheap", card_values=(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13))
+    assert _shown("card_values", values.card_values) == (
+        "A:1 2:2 3:3 4:4 5:5 6:6 7:7 8:8 9:9 T:10 J:11 Q:12 K:13"
+    )
 
 
 def test_cli_rules_from_a_file(tmp_path: Path) -> None:

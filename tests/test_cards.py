@@ -173,3 +173,15 @@ def test_random_text_never_crashes_card_parse(text: str) -> None:
     except NotationError:
         return
     assert isinstance(card, Card)
+
+
+def test_suits_and_ranks_print_as_in_the_notation() -> None:
+    # A bonus suit or a card's rank printed reads as the notation writes it, not as the
+    # enum's number (which int() still gives).
+    card = Card.parse("TH")
+    assert (str(card.suit), str(card.rank)) == ("H", "T")
+    assert f"{Suit.CLUBS} {Rank.ACE} {Rank.KING}" == "C A K"
+    assert [str(s) for s in Suit] == ["C", "D", "H", "S"]
+    assert "".join(str(r) for r in Rank) == "A23456789TJQK"
+    assert (int(Suit.HEARTS), int(Rank.TEN), f"{Rank.TEN:d}") == (2, 10, "10")
+    assert all(Suit.parse(str(s)) is s for s in Suit)

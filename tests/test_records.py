@@ -48,6 +48,22 @@ def validator(name: str) -> jsonschema.protocols.Validator:
     return cls(schema, registry=registry)
 
 
+def test_the_record_schema_stands_alone() -> None:
+    # A validator given records.schema("record") alone resolves a deal's start (a
+    # position) without a registry, and checks it as a position.
+    schema = records.schema("record")
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    deal = Deal.from_dict(Deal.new(seed=1).to_dict())  # a record with a start
+    deal.play("draw")
+    data = records.record_deal(deal).to_dict()
+    assert "start" in data
+    cls(schema).validate(data)
+    data["start"]["dealer"] = "north"
+    with pytest.raises(jsonschema.ValidationError):
+        cls(schema).validate(data)
+
+
 def test_deal_record_round_trip_and_replay() -> None:
     deal = finished_deal()
     record = records.record_deal(deal)
@@ -344,3 +360,27 @@ def test_match_records_refuse_numbers_no_match_holds(change: Any, message: str) 
     change(data)
     with pytest.raises(RecordError, match=message):
         records.from_dict(data)
+
+
+def test_a_match_record_whose_deal_names_other_rules_is_refused() -> None:
+    match = Match.new(BIRIBA, seed=0)
+    rng = random.Random(0)
+    for _ in range(10):
+        match.deal.play(rng.choice(match.deal.legal_moves()))
+    data = records.record_match(match).to_dict()
+    data["deals"][0]["rules"] = BIRIBA.to_dict()  # the same rules, the other form
+    loaded = records.from_dict(data)
+    assert isinstance(loaded, records.MatchRecord) and loaded.deals[0].rules == "biriba"
+    data["deals"][0]["rules"] = "buraco"
+    with pytest.raises(RecordError, match=r"deals\[0\]: its rules are not the match's"):
+        records.from_dict(data)
+
+
+def test_a_record_naming_a_preset_by_its_data_writes_its_name() -> None:
+    # API.md: a preset unchanged is written by its name, wherever it is read from.
+    data = records.record_deal(finished_deal()).to_dict()
+    assert data["rules"] == "biriba"
+    data["rules"] = {"name": "biriba"}
+    assert records.from_dict(data).to_dict()["rules"] == "biriba"
+    data["rules"] = BIRIBA.evolve(target=3000).to_dict()
+    assert records.from_dict(data).to_dict()["rules"] == BIRIBA.evolve(target=3000).to_dict()

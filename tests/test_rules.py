@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
-from biriba import BIRIBA, BURACO, BiribaError, Deal, InvalidMeldError, Meld, RuleSet
+from biriba import (
+    BIRIBA,
+    BURACO,
+    BiribaError,
+    Deal,
+    InvalidMeldError,
+    Match,
+    Meld,
+    RuleSet,
+    parse_cards,
+)
 
 
 def test_presets_by_name() -> None:
@@ -218,3 +229,24 @@ def test_a_rule_set_that_contradicts_itself_or_the_scores_is_refused(
         RuleSet.from_dict(data)
     # The limits themselves are allowed.
     assert BIRIBA.evolve(name="ok", max_new_meld=3, max_sequence=3, reserve_penalty=0)
+
+
+def test_evolve_names_a_field_that_does_not_exist() -> None:
+    with pytest.raises(TypeError, match=r"RuleSet\.evolve: a rule set has no field 'kozi'"):
+        BIRIBA.evolve(kozi=True)
+    assert BIRIBA.evolve(groups=False).groups is False
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: Deal.new("buraco"),  # type: ignore[arg-type]
+        lambda: Match.new("buraco"),  # type: ignore[arg-type]
+        lambda: Meld.from_cards(parse_cards("3H 4H 5H"), "buraco"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_rule_set_given_by_its_name_says_how_to_find_it(call: Callable[[], object]) -> None:
+    with pytest.raises(
+        TypeError, match=r"got str \(a preset by its name: RuleSet\.named\('buraco'\)\)"
+    ):
+        call()

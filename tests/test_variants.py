@@ -22,6 +22,7 @@ from biriba import (
     BiribaError,
     Card,
     Deal,
+    Discard,
     IllegalMoveError,
     InvalidMeldError,
     InvalidPositionError,
@@ -305,6 +306,12 @@ def test_rule_set_data_errors() -> None:
     # A field left out comes from the preset of that name.
     assert RuleSet.from_dict({"name": "buraco", "players": 6, "teams": 3}).jokers == 2
     assert RuleSet.from_dict({"name": "mine", "players": 6, "teams": 3}).jokers == 4
+    # The preset's name is read as RuleSet.named reads it, in any case or by an alias,
+    # and written as the preset's: never Biriba's fields under another preset's name.
+    assert RuleSet.from_dict({"name": "Buraco"}) == BURACO
+    assert RuleSet.from_dict({"name": "kozi"}) == BIRIBA_KOZI
+    changed = RuleSet.from_dict({"name": " BURACO ", "target": 3000})
+    assert changed == BURACO.evolve(target=3000) and not changed.is_preset
 
 
 def test_positions_refuse_rules_they_do_not_know() -> None:
@@ -360,6 +367,45 @@ def test_V1_a_joker_up_card_is_taken_and_the_suit_named() -> None:
         deal.play("kozi S")
     assert info.value.rule == "V1"
     assert str(Move.parse("kozi h")) == "kozi H" and Move.parse("KOZI ♠") == NameSuit(Suit.SPADES)
+
+
+def test_V1_a_position_without_bonus_suit_takes_it_from_the_up_card_of_the_first_only() -> None:
+    # API.md: bonus_suit is optional on input, derived from the up-card in a deal's first
+    # position. A later position whose pile is one card on a full stock (the up-card
+    # taken, another discarded) has no up-card to read: it is refused, never read as
+    # the discard's suit.
+    deal = Deal.new(BIRIBA_KOZI, seed=0)
+    up = deal.discard_pile[0]
+    assert up.suit is not None
+    first = deal.to_dict()
+    del first["bonus_suit"]
+    assert Deal.from_dict(first).bonus_suit is up.suit
+    deal.play("take")
+    discard = next(
+        m for m in deal.legal_moves() if isinstance(m, Discard) and m.card.suit != up.suit
+    )
+    deal.play(discard)
+    later = deal.to_dict()
+    assert later["bonus_suit"] == str(up.suit) and len(later["discard"]) == 1
+    assert len(later["stock"]) == len(first["stock"])  # nothing drawn yet
+    del later["bonus_suit"]
+    with pytest.raises(InvalidPositionError, match="bonus_suit is needed") as info:
+        Deal.from_dict(later)
+    assert info.value.rule == "V1"
+    # A joker discarded there does not open the naming of a suit either.
+    seed = next(
+        s
+        for s in range(200)
+        if JOKER in (d := Deal.new(BIRIBA_KOZI, seed=s)).hand((d.dealer + 1) % 4)
+        and d.discard_pile[0] != JOKER
+    )
+    deal = Deal.new(BIRIBA_KOZI, seed=seed)
+    deal.play("take")
+    deal.play("discard JK")
+    data = deal.to_dict()
+    del data["bonus_suit"]
+    with pytest.raises(InvalidPositionError, match="bonus_suit is needed"):
+        Deal.from_dict(data)
 
 
 def test_V1_the_bonus_suit_doubles_a_sequence_biriba_bonus() -> None:
@@ -829,6 +875,8 @@ def test_the_terminal_game_under_other_rule_sets(name: str) -> None:
     if name == "buraco":
         assert "morto" in text and "Mortos left: 2" in text and "1. draw" in text
         assert "1. redraw" in text
+        # The 100 a team owes for its morto is told as such (Z4.5, B8.6).
+        assert "morto not received, table points -100 (of which -100 for the morto):" in text
     if name == "biriba-kozi":
         assert "Bonus suit (kózi): not named yet" in text and "1. kozi C" in text
         assert "Bonus suit (kózi): ♦ (D)" in text  # the script names the second suit

@@ -54,6 +54,11 @@ class Suit(enum.IntEnum):
         """The suit's symbol: ``♣``, ``♦``, ``♥`` or ``♠``."""
         return "♣♦♥♠"[self.value]
 
+    def __str__(self) -> str:
+        """The suit's letter, as in the notation: ``str(Suit.HEARTS)`` is ``H`` (the
+        number is ``int(suit)``)."""
+        return "CDHS"[self.value]
+
     @classmethod
     def parse(cls, text: str) -> Suit:
         """Read a suit: ``C``, ``D``, ``H`` or ``S`` (any case) or its symbol.
@@ -89,6 +94,11 @@ class Rank(enum.IntEnum):
     @property
     def letter(self) -> str:
         """The one-character notation of the rank: ``A 2 … 9 T J Q K``."""
+        return _RANK_LETTERS[self.value]
+
+    def __str__(self) -> str:
+        """The rank's character, as in the notation: ``str(Rank.TEN)`` is ``T`` (the
+        number is ``int(rank)``)."""
         return _RANK_LETTERS[self.value]
 
 

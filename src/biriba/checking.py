@@ -38,7 +38,7 @@ from biriba.errors import (
 )
 from biriba.limits import parse_json
 from biriba.moves import Move, refuse_base_move
-from biriba.rules import RuleSet
+from biriba.rules import RuleSet, check_rules
 
 __all__ = ["ERRORS", "Verdict", "check_move"]
 
@@ -104,8 +104,8 @@ def check_move(
         raise TypeError(f"a move is its text or a Move, got {type(move).__name__}")
     if isinstance(move, Move):
         refuse_base_move(move)
-    if rules is not None and not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    if rules is not None:
+        check_rules(rules)
     try:
         data = position
         if isinstance(data, str | bytes):

@@ -16,6 +16,7 @@ from typing import TextIO
 
 import attrs
 
+from biriba.cards import DEFAULT_CARD_VALUES, Rank
 from biriba.errors import BiribaError
 from biriba.limits import parse_json
 from biriba.rules import FIELD_RULES, PRESET_DESCRIPTIONS, RuleSet
@@ -201,13 +202,25 @@ def _rules(args: argparse.Namespace, out: TextIO) -> int:
     print(f"rule set {rules.name!r}", file=out)
     if rules.is_preset:
         print(f"  {PRESET_DESCRIPTIONS[rules.name]}", file=out)
-    for field in attrs.fields(RuleSet):
-        if not field.init or field.name == "name":
-            continue
-        value = getattr(rules, field.name)
-        shown = getattr(value, "value", value)
-        print(f"  {field.name:<28} {shown!s:<20} {FIELD_RULES[field.name]}", file=out)
+    rows = [
+        (field.name, _shown(field.name, getattr(rules, field.name)))
+        for field in attrs.fields(RuleSet)
+        if field.init and field.name != "name"
+    ]
+    width = max(len(shown) for _, shown in rows)
+    for name, shown in rows:
+        print(f"  {name:<28} {shown:<{width}}  {FIELD_RULES[name]}", file=out)
     return 0
+
+
+def _shown(name: str, value: object) -> str:
+    """A rule set's field as ``biriba rules`` prints it: an enumeration by its value, the
+    card values by rank (``A:15 2:10 …``, or ``B8.1 values`` for B8.1's own)."""
+    if name == "card_values" and isinstance(value, tuple):
+        if value == DEFAULT_CARD_VALUES:
+            return "B8.1 values"
+        return " ".join(f"{Rank(r)}:{v}" for r, v in enumerate(value) if r)
+    return str(getattr(value, "value", value))
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -53,7 +53,7 @@ from biriba.moves import AddToMeld, Move, refuse_base_move
 from biriba.native import is_compiled
 from biriba.position import Phase, Position
 from biriba.position_data import position_to_dict, read_position, uses_key
-from biriba.rules import BIRIBA, RuleSet, check_number, full_pack, rules_to_data
+from biriba.rules import BIRIBA, RuleSet, check_number, check_rules, full_pack, rules_to_data
 from biriba.scoring import DealScore, team_score
 
 __all__ = ["Deal", "Phase", "PlayerView", "team_of"]
@@ -61,8 +61,7 @@ __all__ = ["Deal", "Phase", "PlayerView", "team_of"]
 
 def team_of(seat: int, rules: RuleSet = BIRIBA) -> int:
     """The team of ``seat``: ``seat % teams`` (B1.1: seats 0 and 2 are team 0)."""
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    check_rules(rules)
     return rules.team_of(seat)
 
 
@@ -180,8 +179,7 @@ class Deal:
         the same deal. Without a seed, one is drawn from the system's entropy and kept in
         :attr:`seed`, so that the deal can still be recorded and replayed.
         """
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        check_rules(rules)
         check_seed(seed)
         _check_seat(dealer, rules)
         if seed is None:
@@ -197,8 +195,7 @@ class Deal:
         B2 as :meth:`new` deals its shuffled pack: for a program that shuffles by itself
         (a game framework's chance nodes). Raises :class:`~biriba.BiribaError` (B1.2)
         unless ``pack`` holds exactly the cards of :func:`~biriba.full_pack`."""
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        check_rules(rules)
         _check_seat(dealer, rules)
         cards = list(pack)
         for card in cards:
@@ -674,8 +671,7 @@ class PlayerView:
         # A view built by hand (or with attrs.evolve) is checked as far as it is cheap:
         # its rule set, its seat, one entry per seat or per team (B1.1).
         rules = self.rules
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"a PlayerView's rules must be a RuleSet, got {type(rules).__name__}")
+        check_rules(rules, "a PlayerView's rules")
         check_number(self.seat, "seat", rules.players)
         for name, value, count, each in (
             ("hand_sizes", self.hand_sizes, rules.players, "seat"),

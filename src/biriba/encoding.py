@@ -55,7 +55,7 @@ from biriba.moves import (
     TakeDiscard,
 )
 from biriba.position import Phase
-from biriba.rules import BIRIBA, RuleSet, StockExhausted, full_pack
+from biriba.rules import BIRIBA, RuleSet, StockExhausted, check_rules, full_pack
 
 __all__ = [
     "ENCODING_VERSION",
@@ -168,8 +168,7 @@ class ActionCodec:
     _meld_ids: dict[tuple[Card, ...], int]
 
     def __init__(self, rules: RuleSet = BIRIBA) -> None:
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        check_rules(rules)
         self.rules = rules
         self.keywords = _keyword_moves(rules)
         self._keyword_ids = {move: i for i, move in enumerate(self.keywords)}

@@ -18,7 +18,7 @@ seat could do after taking the pile.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress
 from typing import Final, NamedTuple, TypeVar
 
@@ -390,13 +390,37 @@ class Engine:
     def first_turn(self, position: Position) -> bool:
         """Whether ``position`` is in the deal's very first turn, before its draw (Z2.2):
         the first player to move, nothing drawn, taken or melded by anybody."""
+        return self.begins(
+            len(position.stock),
+            position.seat,
+            position.dealer,
+            len(position.reserves),
+            len(position.pile),
+            position.melds,
+            position.known,
+        )
+
+    def begins(
+        self,
+        stock_size: int,
+        seat: int,
+        dealer: int,
+        packets: int,
+        pile_size: int,
+        melds: Sequence[Sequence[Meld]],
+        known: Sequence[Iterable[object]],
+    ) -> bool:
+        """:meth:`first_turn` from a position's parts (as a position read from data has
+        them): ``seat`` to move, ``packets`` reserves left, the teams' ``melds`` and the
+        cards each seat is ``known`` to hold (B4.2: a card taken from the pile stays in
+        the hand until melded, so any take leaves one known or melded)."""
         return (
-            len(position.stock) == self.full_stock
-            and position.seat == (position.dealer + 1) % self._players
-            and len(position.reserves) == self.rules.reserve_count
-            and len(position.pile) == int(self.rules.up_card)
-            and not any(position.melds)
-            and not any(map(any, position.known))
+            stock_size == self.full_stock
+            and seat == (dealer + 1) % self._players
+            and packets == self.rules.reserve_count
+            and pile_size == int(self.rules.up_card)
+            and not any(melds)
+            and not any(map(any, known))
         )
 
     def last_turn_begins(

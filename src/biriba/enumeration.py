@@ -28,7 +28,7 @@ from biriba.errors import BiribaError
 from biriba.melds import ONE_PLACE, Meld, MeldKind, group_places
 from biriba.melds import clear_tables as clear_meld_tables
 from biriba.moves import LayMeld, lay_unchecked
-from biriba.rules import BIRIBA, RuleSet
+from biriba.rules import BIRIBA, RuleSet, check_rules
 
 __all__ = ["enumerate_melds", "melds_from_counts"]
 
@@ -46,8 +46,7 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
     are cached under that suit's or rank's cards. A hand holding more copies of a card
     than the rule set's pack raises :class:`~biriba.BiribaError` (B1.2).
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    check_rules(rules)
     counts = [0] * 53
     for card in hand:
         if not isinstance(card, Card):

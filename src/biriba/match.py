@@ -19,7 +19,7 @@ import attrs
 from biriba.deal import Deal
 from biriba.errors import BiribaError, InvalidPositionError
 from biriba.limits import MAX_POINTS, check_seed, excerpt, is_points
-from biriba.rules import BIRIBA, RuleSet, rules_from_data, rules_to_data
+from biriba.rules import BIRIBA, RuleSet, check_rules, rules_from_data, rules_to_data
 from biriba.scoring import DealScore, TeamScore
 
 __all__ = ["Match"]
@@ -68,8 +68,7 @@ class Match:
         Deal ``i`` (from 0) is shuffled with the seed ``f"{seed}/{i}"``, so the same match
         seed always gives the same match. Without a seed one is drawn and kept.
         """
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        check_rules(rules)
         check_seed(seed, "a match's seed")  # its deals' seeds are text: f"{seed}/{i}"
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)

@@ -27,7 +27,7 @@ from biriba.display import picture
 from biriba.errors import InvalidMeldError
 from biriba.limits import check_text
 from biriba.native import is_compiled
-from biriba.rules import BIRIBA, RuleSet
+from biriba.rules import BIRIBA, RuleSet, check_rules
 
 __all__ = [
     "ONE_PLACE",
@@ -140,8 +140,7 @@ class Meld:
     @classmethod
     def from_cards(cls, cards: Iterable[Card], rules: RuleSet = BIRIBA) -> Meld:
         """Validate ``cards`` (table order for a sequence, any order for a group)."""
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        check_rules(rules)
         if isinstance(cards, str):
             raise TypeError("Meld.from_cards expects cards; use Meld.parse for text")
         seq = tuple(cards)

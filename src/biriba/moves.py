@@ -30,7 +30,7 @@ from biriba.cards import Card, Suit
 from biriba.errors import InvalidMeldError, NotationError
 from biriba.limits import check_text, excerpt
 from biriba.melds import Meld
-from biriba.rules import BIRIBA, MAX_DECKS, MAX_JOKERS, RuleSet
+from biriba.rules import BIRIBA, MAX_DECKS, MAX_JOKERS, RuleSet, check_rules
 
 #: The highest meld index an :class:`AddToMeld` may name: its text writes the index in
 #: four digits at most, so that every move's text reads back (a team has a few dozen
@@ -75,8 +75,8 @@ class Move:
         """
         if not isinstance(text, str):
             raise TypeError(f"Move.parse expects a str, got {type(text).__name__}")
-        if rules is not None and not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        if rules is not None:
+            check_rules(rules)
         check_text(text, "move")
         words = text.replace("->", " -> ").split()
         if not words:

@@ -45,7 +45,7 @@ from biriba.encoding import (
     team_returns,
 )
 from biriba.moves import Move
-from biriba.rules import BIRIBA, RuleSet
+from biriba.rules import BIRIBA, RuleSet, check_rules
 
 __all__ = ["BiribaEnv", "env", "raw_env"]
 
@@ -67,8 +67,7 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
         compact: bool = False,
     ) -> None:
         super().__init__()
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+        check_rules(rules)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', got {render_mode!r}")
         self.rules = rules

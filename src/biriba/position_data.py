@@ -21,7 +21,14 @@ from biriba.limits import MAX_CARDS, excerpt
 from biriba.melds import Meld
 from biriba.moves import Move
 from biriba.position import Phase, Position
-from biriba.rules import RuleSet, StockExhausted, full_pack, rules_from_data, rules_to_data
+from biriba.rules import (
+    RuleSet,
+    StockExhausted,
+    check_rules,
+    full_pack,
+    rules_from_data,
+    rules_to_data,
+)
 
 __all__ = ["REQUIRED_KEYS", "RULE_SET_KEYS", "position_to_dict", "read_position", "uses_key"]
 
@@ -260,7 +267,12 @@ def read_position(
             "Z4.3",
         )
     last_turn = _last_turn(data, phase, last_round and stock_gone and not packets, pile)
-    bonus_suit = _bonus_suit(data, rules, phase, pile, melds, len(stock) == engine.full_stock)
+    first = (
+        phase is Phase.DRAW
+        and to_move is not None
+        and engine.begins(len(stock), to_move, dealer, len(packets), len(pile), melds, known)
+    )
+    bonus_suit = _bonus_suit(data, rules, pile, first)
     opening = _flag(data, "opening", not melds[to_move % t] if to_move is not None else False)
     if not rules.entry_minimum:
         opening = False
@@ -451,8 +463,8 @@ def _rules(named: object, given: RuleSet | None) -> RuleSet:
     """The rule set a position's ``rules`` value names: a preset's name or a rule set's
     data; ``given``, when not ``None``, must be that rule set (or, for a file naming a
     preset, a rule set of that name)."""
-    if given is not None and not isinstance(given, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, got {type(given).__name__}")
+    if given is not None:
+        check_rules(given)
     if given is not None and isinstance(named, str) and named == given.name:
         return given
     try:
@@ -499,15 +511,11 @@ def _last_turn(data: Mapping[str, Any], phase: Phase, gone: bool, pile: list[Car
 
 
 def _bonus_suit(
-    data: Mapping[str, Any],
-    rules: RuleSet,
-    phase: Phase,
-    pile: list[Card],
-    melds: list[tuple[Meld, ...]],
-    full_stock: bool,
+    data: Mapping[str, Any], rules: RuleSet, pile: list[Card], first: bool
 ) -> Suit | None:
-    """V1's bonus suit: read, or worked out from the up-card at the bottom of the pile;
-    ``None`` only while a joker up-card waits to be named."""
+    """V1's bonus suit: read, or, in the deal's ``first`` position (its first turn before
+    any move, :meth:`Engine.begins <biriba.engine.Engine.begins>`), worked out from the
+    up-card, the pile's one card; ``None`` only while a joker up-card waits to be named."""
     value = data.get("bonus_suit")
     if rules.bonus_suit_bonus is None:
         if value is not None:
@@ -520,8 +528,7 @@ def _bonus_suit(
             return Suit.parse(value)
         except NotationError as error:
             raise _fail(f"bonus_suit: {error}", "V1") from None
-    if phase is Phase.DRAW and len(pile) == 1 and full_stock and not any(melds):
-        # The deal's first position: the up-card names the suit, or a joker waits for
-        # the first player to name it.
+    if first:
+        # The up-card names the suit, or a joker waits for the first player to name it.
         return pile[0].suit
     raise _fail("bonus_suit is needed once the deal has begun (V1)", "V1")

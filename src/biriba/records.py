@@ -42,7 +42,7 @@ from biriba.limits import (
     parse_json,
 )
 from biriba.match import Match
-from biriba.rules import RuleSet, rules_from_data, rules_to_data
+from biriba.rules import RuleSet, check_rules, rules_from_data, rules_to_data
 
 __all__ = [
     "FORMAT",
@@ -187,13 +187,19 @@ def record_match(match: Match) -> MatchRecord:
 
 # ---------------------------------------------------------------------- JSON
 def schema(name: str) -> dict[str, Any]:
-    """The JSON Schema shipped with the package: ``"position"`` or ``"record"``."""
+    """The JSON Schema shipped with the package: ``"position"`` or ``"record"``.
+
+    Each stands alone: the record schema holds the position schema (a deal's ``start``
+    is a position) under ``$defs``, with its own ``$id``, where the record's reference
+    to ``position.schema.json`` finds it, so a validator needs no other file."""
     from importlib import resources
 
     if name not in ("position", "record"):
         raise BiribaError(f"no schema named {name!r}; the schemas are 'position' and 'record'")
     text = resources.files("biriba").joinpath(f"schemas/{name}.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
+    if name == "record":
+        loaded.setdefault("$defs", {})["position"] = schema("position")
     return loaded
 
 
@@ -301,9 +307,10 @@ def from_dict(data: Any) -> Record:
         for i, raw in enumerate(deals):
             if not isinstance(raw, Mapping):
                 raise _fail(f"deals[{i}] must be an object")
-            deal_records.append(
-                _deal_record({**raw, "rules": raw.get("rules", rules)}, f"deals[{i}]")
-            )
+            deal_record = _deal_record({**raw, "rules": raw.get("rules", rules)}, f"deals[{i}]")
+            if not _same_rules(deal_record.rules, rules):
+                raise _fail(f"deals[{i}]: its rules are not the match's")
+            deal_records.append(deal_record)
         return MatchRecord(
             rules=rules,
             seed=seed,
@@ -347,12 +354,24 @@ def _rules_name(data: Mapping[str, Any], where: str) -> str | dict[str, Any]:
     rules = data.get("rules")
     if isinstance(rules, Mapping):
         try:
-            return RuleSet.from_dict(rules).to_dict()
+            return rules_to_data(RuleSet.from_dict(rules))  # a preset unchanged: its name
         except BiribaError as error:
             raise _fail(f"{where}: rules: {error}") from None
     if not isinstance(rules, str) or not rules:
         raise _fail(f"{where}: rules must be a rule set's name or data")
     return rules
+
+
+def _same_rules(one: str | dict[str, Any], other: str | dict[str, Any]) -> bool:
+    """Whether two records' ``rules`` (as :func:`_rules_name` gives them) name the same
+    rule set: written alike, or read alike (a name that is no preset, which replay needs
+    given, is compared as written)."""
+    if one == other:
+        return True
+    try:
+        return rules_from_data(one) == rules_from_data(other)
+    except BiribaError:
+        return False
 
 
 def _deal_record(data: Mapping[str, Any], where: str) -> DealRecord:
@@ -394,8 +413,8 @@ def _deal_record(data: Mapping[str, Any], where: str) -> DealRecord:
 
 # ---------------------------------------------------------------------- replay
 def _rules_of(record: Record, rules: RuleSet | None) -> RuleSet:
-    if rules is not None and not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    if rules is not None:
+        check_rules(rules)
     if rules is not None and record.rules == rules.name:
         return rules  # a file naming a rule set that is not a preset
     try:

@@ -1,7 +1,7 @@
 """Rule sets: every parameter of the rules, as one immutable value.
 
 A :class:`RuleSet` holds every number and switch the rules need, so a variant is a
-different value, never a subclass. The presets :data:`~biriba.BIRIBA` (RULES.md part B, the
+different value, never a subclass. The presets :data:`~biriba.BIRIBA` (the rules of part B, the
 default everywhere) and :data:`~biriba.BURACO` (part Z) are looked up by name with
 :meth:`~biriba.RuleSet.named`. No rule number is written anywhere else in the library.
 """
@@ -553,7 +553,16 @@ class RuleSet:
         return check_number(seat, "seat", self.players) % self.teams
 
     def evolve(self, **changes: object) -> RuleSet:
-        """A copy with some fields changed: ``BIRIBA.evolve(name="mine", groups=False)``."""
+        """A copy with some fields changed: ``BIRIBA.evolve(name="mine", groups=False)``.
+
+        A name that is no field raises :class:`TypeError` naming it (as for any unknown
+        keyword), a value the rules forbid :class:`~biriba.BiribaError`."""
+        for key in changes:
+            if key not in _FIELD_KINDS:
+                raise TypeError(
+                    f"RuleSet.evolve: a rule set has no field {key[:40]!r} (its fields are "
+                    f"the keys of RuleSet.to_dict(); see docs/rulesets.rst)"
+                )
         return attrs.evolve(self, **changes)  # type: ignore[arg-type]
 
     @property
@@ -577,9 +586,12 @@ class RuleSet:
         """The rule set ``data`` describes, as :meth:`to_dict` writes it.
 
         ``name`` is required; a field left out takes its value from the preset of that
-        name when there is one, else from ``biriba``. Raises :class:`~biriba.BiribaError`
-        on an unknown field or a value of the wrong kind, and :class:`TypeError` when
-        ``data`` is not a mapping.
+        name when there is one, else from ``biriba``. A name is a preset's as
+        :meth:`named` reads it (in any case, or an alias such as ``"kozi"``) and is then
+        written as the preset's: ``{"name": "Buraco"}`` is :data:`~biriba.BURACO`, never
+        Biriba's fields under Buraco's name. Raises :class:`~biriba.BiribaError` on an
+        unknown field or a value of the wrong kind, and :class:`TypeError` when ``data``
+        is not a mapping.
         """
         if not isinstance(data, Mapping):
             raise TypeError(f"RuleSet.from_dict expects a dict, got {type(data).__name__}")
@@ -591,7 +603,11 @@ class RuleSet:
         unknown = [str(k)[:40] for k in data if k not in _FIELD_KINDS]
         if unknown:
             raise BiribaError(f"a rule set has no field {unknown[0]!r}")
-        base = _PRESETS.get(name, _PRESETS["biriba"])
+        preset = _preset_of(name)
+        if preset is None:
+            base = _PRESETS["biriba"]
+        else:
+            base, name = preset, preset.name
         changes = {
             key: _from_data(key, _FIELD_KINDS[key], value)
             for key, value in data.items()
@@ -605,8 +621,7 @@ class RuleSet:
         the variants' presets (:meth:`preset_names`; ``"kozi"`` is ``"biriba-kozi"``)."""
         if not isinstance(name, str):
             raise TypeError(f"RuleSet.named expects a str, got {type(name).__name__}")
-        key = name.strip().lower()
-        found = _PRESETS.get(_ALIASES.get(key, key))
+        found = _preset_of(name)
         if found is None:
             known = ", ".join(_PRESETS)
             raise BiribaError(f"no rule set named {name[:40]!r}; known: {known}")
@@ -618,10 +633,15 @@ class RuleSet:
         return tuple(_PRESETS)
 
 
-#: RULES.md part B: Biriba, pairs, without kózi. The default everywhere.
+#: The fields :meth:`RuleSet.to_dict` writes, in order, and the kind of value of each
+#: (its annotation), which :func:`_from_data` checks.
+_FIELDS: Final = tuple(f for f in attrs.fields(RuleSet) if f.init)
+_FIELD_KINDS: Final = {f.name: str(f.type) for f in _FIELDS}
+
+#: Part B of the rules: Biriba, pairs, without kózi. The default everywhere.
 BIRIBA: Final = RuleSet(name="biriba")
 
-#: RULES.md part Z: Buraco, four players in two pairs.
+#: Part Z of the rules: Buraco, four players in two pairs.
 BURACO: Final = RuleSet(
     name="buraco",
     family="buraco",
@@ -739,10 +759,27 @@ FIELD_RULES: Final = {
 }
 #: Other names :meth:`RuleSet.named` accepts for a preset.
 _ALIASES: Final = {"kozi": "biriba-kozi", "kózi": "biriba-kozi", "biriba-kózi": "biriba-kozi"}
-#: The fields :meth:`RuleSet.to_dict` writes, in order, and the kind of value of each
-#: (its annotation), which :func:`_from_data` checks.
-_FIELDS: Final = tuple(f for f in attrs.fields(RuleSet) if f.init)
-_FIELD_KINDS: Final = {f.name: str(f.type) for f in _FIELDS}
+
+
+def _preset_of(name: str) -> RuleSet | None:
+    """The preset ``name`` names, in any case and by its aliases (:meth:`RuleSet.named`),
+    or ``None``."""
+    key = name.strip().lower()
+    return _PRESETS.get(_ALIASES.get(key, key))
+
+
+def check_rules(rules: object, what: str = "rules") -> RuleSet:
+    """``rules`` when it is a :class:`RuleSet`; otherwise :class:`TypeError`, which for a
+    text says how a preset is found by its name (the one check of every entry point that
+    takes a rule set)."""
+    if isinstance(rules, RuleSet):
+        return rules
+    hint = (
+        f" (a preset by its name: RuleSet.named({excerpt(rules)}))"
+        if isinstance(rules, str)
+        else ""
+    )
+    raise TypeError(f"{what} must be a RuleSet, got {type(rules).__name__}{hint}")
 
 
 def rules_to_data(rules: RuleSet) -> str | dict[str, object]:

@@ -20,7 +20,7 @@ import attrs
 
 from biriba.cards import Card, Suit
 from biriba.melds import Meld
-from biriba.rules import BIRIBA, RuleSet
+from biriba.rules import BIRIBA, RuleSet, check_rules
 
 __all__ = ["DealScore", "TeamScore", "score_team", "team_score"]
 
@@ -116,8 +116,7 @@ def score_team(
     the 100 replaces them. ``closed`` gives the closing bonus (B8.5). ``bonus_suit`` is
     the deal's bonus suit under kózi (V1).
     """
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    check_rules(rules)
     if bonus_suit is not None and not isinstance(bonus_suit, Suit):
         raise TypeError(f"bonus_suit must be a Suit or None, got {type(bonus_suit).__name__}")
     checked = []

@@ -31,7 +31,7 @@ from biriba.deal import Deal
 from biriba.errors import BiribaError
 from biriba.limits import excerpt
 from biriba.match import Match
-from biriba.rules import BIRIBA, RuleSet
+from biriba.rules import BIRIBA, RuleSet, check_rules
 
 __all__ = ["BOTS", "GameResult", "SimulationResult", "simulate"]
 
@@ -202,8 +202,7 @@ def simulate(
     assert count is not None
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise BiribaError(f"the number of games must be a positive int, got {excerpt(count)}")
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    check_rules(rules)
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise TypeError(f"seed must be an int or a str, got {type(seed).__name__}")
     if isinstance(seed, int) and seed.bit_length() > 3_322:  # games' seeds write it out

@@ -37,9 +37,11 @@ def render_table(deal: Deal, seat: int) -> str:
         else:
             who = "an opponent" if alone else "the other team"
         flag = "received" if view.reserve_received[team] else "not received"
-        lines.append(
-            f"Team {team} ({who}), {reserve} {flag}, table points {score.teams[team].total}:"
-        )
+        part = score.teams[team]
+        # The penalty a team's points hold for its reserve (morto): not received yet, or
+        # received by a final discard and not yet activated (B8.6, B8.7).
+        owed = f" (of which {part.reserve} for the {reserve})" if part.reserve else ""
+        lines.append(f"Team {team} ({who}), {reserve} {flag}, table points {part.total}{owed}:")
         if not view.melds[team]:
             lines.append("   no melds yet")
         for i, meld in enumerate(view.melds[team]):
