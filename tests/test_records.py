@@ -252,6 +252,29 @@ def test_record_of_a_resumed_match_replays_from_where_it_took_up(seed: int | Non
     assert Match.new(seed=1).start is None and records.record_match(Match.new(seed=1)).start is None
 
 
+def test_record_of_a_match_resumed_with_its_scores_replays_them() -> None:
+    # A match resumed with its finished deals' scores keeps them in its start, and its
+    # record replays to the same match, scores included (they were lost).
+    played = short_match()
+    assert len(played.scores) == 2
+    match = Match.from_dict(played.to_dict())
+    assert match.start is not None and len(match.start["scores"]) == 2
+    play_on(match, 1, 1)
+    text = records.dumps(records.record_match(match))
+    validator("record").validate(json.loads(text))
+    again = records.replay(records.loads(text))
+    assert isinstance(again, Match)
+    assert again.scores == match.scores and len(again.scores) == 3
+    assert again.to_dict() == match.to_dict() and "scores" in again.to_dict()
+    data = json.loads(text)
+    data["start"]["scores"] = data["start"]["scores"][:1]  # one deal's score missing
+    with pytest.raises(RecordError, match="scores must list the score of each of the 2"):
+        records.replay(records.from_dict(data))
+    data["start"]["scores"] = "none"
+    with pytest.raises(RecordError, match="start: scores must be a list"):
+        records.from_dict(data)
+
+
 def test_a_resumed_match_s_record_checks_its_start() -> None:
     match = Match.from_dict({k: v for k, v in Match.new(seed=2).to_dict().items() if k != "seed"})
     data = records.record_match(match).to_dict()

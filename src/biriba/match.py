@@ -123,9 +123,11 @@ class Match:
     @property
     def start(self) -> dict[str, Any] | None:
         """Where a match resumed by :meth:`from_dict` took up: ``{"totals": [...],
-        "deals_played": n}`` as they were then (its first deal's position is that deal's
-        :attr:`Deal.start <biriba.Deal.start>`); ``None`` for a match built by
-        :meth:`new`. With the deals since, it is what a record of the match needs."""
+        "deals_played": n}`` as they were then, with ``"scores"`` (the finished deals'
+        scores, as :meth:`to_dict` writes them) when it was resumed with them (its first
+        deal's position is that deal's :attr:`Deal.start <biriba.Deal.start>`); ``None``
+        for a match built by :meth:`new`. With the deals since, it is what a record of the
+        match needs."""
         return None if self._start is None else copy.deepcopy(self._start)
 
     @property
@@ -191,7 +193,7 @@ class Match:
             "deal": self._deal.to_dict(),
             "seed": self._seed,
             "deals_played": self._deals_played,
-            "scores": [[attrs.asdict(t) for t in s.teams] for s in self._scores],
+            "scores": _scores_data(self._scores),
             "winner": self._winner,
         }
         added = _added(self._scores, self.rules.teams)
@@ -284,6 +286,8 @@ class Match:
         match._deal = deal
         match._finished = ()
         match._start = {"totals": list(totals), "deals_played": played}
+        if match._scores:
+            match._start["scores"] = _scores_data(match._scores)
         return match
 
     def __repr__(self) -> str:
@@ -309,6 +313,11 @@ def _names(named: object, deal_named: object, rules: RuleSet, given: RuleSet | N
 
 #: The most deals a match read as data may have played: far beyond any real match.
 _MAX_DEALS_PLAYED: Final = 1_000_000_000
+
+
+def _scores_data(scores: tuple[DealScore, ...]) -> list[list[dict[str, int]]]:
+    """Finished deals' scores as a match's data writes them: by deal, each team's parts."""
+    return [[attrs.asdict(t) for t in s.teams] for s in scores]
 
 
 def _read_scores(

@@ -326,8 +326,13 @@ def _match_start(start: object) -> dict[str, Any] | None:
     """A match record's ``start`` (where a resumed match took up), checked."""
     if start is None:
         return None
-    if not isinstance(start, Mapping) or set(start) != {"totals", "deals_played"}:
-        raise _fail("start must be an object with the keys totals and deals_played, or null")
+    if not isinstance(start, Mapping) or not (
+        {"totals", "deals_played"} <= set(start) <= {"totals", "deals_played", "scores"}
+    ):
+        raise _fail(
+            "start must be an object with the keys totals and deals_played (and scores, "
+            "if the match was resumed with them), or null"
+        )
     totals, played = start["totals"], start["deals_played"]
     if not isinstance(totals, list) or not all(is_points(t) for t in totals):
         raise _fail(
@@ -335,7 +340,13 @@ def _match_start(start: object) -> dict[str, Any] | None:
         )
     if isinstance(played, bool) or not isinstance(played, int) or played < 0:
         raise _fail("start: deals_played must be a whole number")
-    return {"totals": list(totals), "deals_played": played}
+    checked: dict[str, Any] = {"totals": list(totals), "deals_played": played}
+    if "scores" in start:
+        scores = start["scores"]
+        if not isinstance(scores, list):  # each checked when the match is resumed
+            raise _fail("start: scores must be a list, one score per finished deal")
+        checked["scores"] = copy.deepcopy(scores)
+    return checked
 
 
 def _seed(seed: object, where: str) -> int | str | None:
@@ -447,6 +458,7 @@ def _first_of_match(record: MatchRecord, rules: RuleSet) -> Match:
                 "dealer": first.get("dealer"),
                 "deal": first,
                 "deals_played": record.start["deals_played"],
+                "scores": record.start.get("scores"),
                 "seed": record.seed,
             },
             rules,
