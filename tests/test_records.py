@@ -209,6 +209,23 @@ def test_schemas_reject_malformed_data() -> None:
         records.schema("nothing")
 
 
+def test_schema_and_library_both_ask_a_deal_record_for_exactly_one_of_seed_and_start() -> None:
+    recs = validator("record")
+    seeded = records.record_deal(finished_deal()).to_dict()
+    resumed = Deal.from_dict(Deal.new(seed=1).to_dict())
+    started = records.record_deal(resumed).to_dict()
+    for good in (seeded, started):
+        recs.validate(good)
+        records.from_dict(good)
+    both = {**seeded, "start": started["start"]}
+    neither = {**seeded, "seed": None}
+    for bad in (both, neither):
+        with pytest.raises(jsonschema.ValidationError):
+            recs.validate(bad)
+        with pytest.raises(RecordError, match="give exactly one of seed and start"):
+            records.from_dict(bad)
+
+
 def test_record_types() -> None:
     with pytest.raises(TypeError):
         records.record_deal("deal")  # type: ignore[arg-type]
