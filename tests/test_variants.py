@@ -306,12 +306,15 @@ def test_rule_set_data_errors() -> None:
     # A field left out comes from the preset of that name.
     assert RuleSet.from_dict({"name": "buraco", "players": 6, "teams": 3}).jokers == 2
     assert RuleSet.from_dict({"name": "mine", "players": 6, "teams": 3}).jokers == 4
-    # The preset's name is read as RuleSet.named reads it, in any case or by an alias,
-    # and written as the preset's: never Biriba's fields under another preset's name.
-    assert RuleSet.from_dict({"name": "Buraco"}) == BURACO
-    assert RuleSet.from_dict({"name": "kozi"}) == BIRIBA_KOZI
+    # The preset is found as RuleSet.named finds it, in any case or by an alias: never
+    # Biriba's fields under another preset's name. The name stays as written.
+    assert RuleSet.from_dict({"name": "buraco"}) == BURACO
+    assert RuleSet.from_dict({"name": "Buraco"}) == BURACO.evolve(name="Buraco")
+    assert RuleSet.from_dict({"name": "kozi"}) == BIRIBA_KOZI.evolve(name="kozi")
     changed = RuleSet.from_dict({"name": " BURACO ", "target": 3000})
-    assert changed == BURACO.evolve(target=3000) and not changed.is_preset
+    assert changed == BURACO.evolve(name=" BURACO ", target=3000) and not changed.is_preset
+    for rules in (changed, BIRIBA.evolve(name="Kozi"), BURACO.evolve(name="BIRIBA")):
+        assert RuleSet.from_dict(rules.to_dict()) == rules  # exact, whatever the name
 
 
 def test_positions_refuse_rules_they_do_not_know() -> None:

@@ -586,12 +586,12 @@ class RuleSet:
         """The rule set ``data`` describes, as :meth:`to_dict` writes it.
 
         ``name`` is required; a field left out takes its value from the preset of that
-        name when there is one, else from ``biriba``. A name is a preset's as
-        :meth:`named` reads it (in any case, or an alias such as ``"kozi"``) and is then
-        written as the preset's: ``{"name": "Buraco"}`` is :data:`~biriba.BURACO`, never
-        Biriba's fields under Buraco's name. Raises :class:`~biriba.BiribaError` on an
-        unknown field or a value of the wrong kind, and :class:`TypeError` when ``data``
-        is not a mapping.
+        name when there is one, else from ``biriba``; that preset is found as
+        :meth:`named` finds it (in any case, or by an alias such as ``"kozi"``), so
+        ``{"name": "Buraco"}`` has Buraco's fields, never Biriba's under Buraco's name.
+        The name stays as written (the round trip is exact). Raises
+        :class:`~biriba.BiribaError` on an unknown field or a value of the wrong kind, and
+        :class:`TypeError` when ``data`` is not a mapping.
         """
         if not isinstance(data, Mapping):
             raise TypeError(f"RuleSet.from_dict expects a dict, got {type(data).__name__}")
@@ -603,11 +603,7 @@ class RuleSet:
         unknown = [str(k)[:40] for k in data if k not in _FIELD_KINDS]
         if unknown:
             raise BiribaError(f"a rule set has no field {unknown[0]!r}")
-        preset = _preset_of(name)
-        if preset is None:
-            base = _PRESETS["biriba"]
-        else:
-            base, name = preset, preset.name
+        base = _preset_of(name) or _PRESETS["biriba"]
         changes = {
             key: _from_data(key, _FIELD_KINDS[key], value)
             for key, value in data.items()
