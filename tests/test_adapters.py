@@ -206,6 +206,44 @@ def test_ismcts_player_is_a_bot() -> None:
     assert play_deal(deal, players).is_over
 
 
+def test_ismcts_players_seeded_alike_play_alike() -> None:
+    # Seeded, so a game between bots is reproducible: the worlds the search samples come
+    # from the seed too (OpenSpiel's own sampler is seeded anew at each run).
+    _, adapter = _openspiel()
+    from biriba.bots import GreedyBot, play_deal
+
+    def history() -> tuple[object, ...]:
+        players = [adapter.ISMCTSPlayer(1, simulations=5), GreedyBot(2)] * 2
+        return play_deal(Deal.new(seed=4), players).history
+
+    assert history() == history()
+
+
+def test_openspiel_a_resampled_state_pickles_with_its_public_moves() -> None:
+    import pickle
+
+    pyspiel, _ = _openspiel()
+    game = pyspiel.load_game("python_biriba")
+    state = _dealt_state(game, 8)
+    rng = random.Random(8)
+    for _ in range(40):
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    again = pickle.loads(pickle.dumps(other))
+    assert again.information_state_string(seat) == state.information_state_string(seat)
+    assert again.legal_actions() == state.legal_actions() and str(again) == str(other)
+
+
+def test_openspiel_chance_outcomes_are_card_indices() -> None:
+    pyspiel, _ = _openspiel()
+    state = pyspiel.load_game("python_biriba").new_initial_state()
+    for bad in (-2, 53):
+        with pytest.raises(ValueError, match="is no chance outcome"):
+            state.apply_action(bad)
+    assert not state.deal and state.is_chance_node()
+
+
 # ------------------------------------------------------------------------------ Dask
 def test_simulate_on_a_dask_cluster() -> None:
     """``simulate`` on a Dask LocalCluster of two worker processes gives what it gives in

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from biriba import (
     BIRIBA,
     BURACO,
     AddToMeld,
+    AmbiguousMoveError,
     BiribaError,
     Card,
     Deal,
@@ -36,6 +38,8 @@ from biriba.encoding import (
     outcome_order,
     team_returns,
 )
+
+from .helpers import position
 
 Policy = Callable[[Deal, random.Random], Move]
 
@@ -157,6 +161,27 @@ def test_biriba_sizes() -> None:
     assert codec.describe(codec.size - 1) == f"add 35 JK #{codec.places - 1}"
 
 
+def test_the_sizes_table_of_the_docs_is_the_codecs() -> None:
+    # docs/learning.rst lists, by rule set, the melds, places, additions and ids.
+    doc = Path(__file__).parent.parent / "docs" / "learning.rst"
+    if not doc.exists():  # pragma: no cover (the tests of an installed wheel)
+        pytest.skip("the docs are not beside these tests")
+    rows = {
+        "``biriba``": BIRIBA,
+        "``biriba``, no groups (V2)": BIRIBA.evolve(groups=False),
+        "``biriba``, two substitutes": BIRIBA.evolve(max_substitutes=2),
+        "``buraco``": BURACO,
+    }
+    lines = doc.read_text("utf-8").splitlines()
+    for label, rules in rows.items():
+        codec = codec_for(rules)
+        sizes = codec.sizes()
+        wanted = [sizes["melds"], codec.places, sizes["additions"], sizes["total"]]
+        found = [line for line in lines if line.startswith(label + "  ")]
+        assert len(found) == 1, label
+        assert found[0][len(label) :].split() == [f"{n:,}" for n in wanted], label
+
+
 def test_sizes_follow_the_rule_set() -> None:
     """Buraco's melds come from its own pack (no more than six cards when new, Z3.2, any
     number of substitutes, Z3.4), and an addition there can have four outcomes."""
@@ -212,6 +237,39 @@ def test_decode_refuses_what_is_not_legal() -> None:
         codec.encode(AddToMeld(36, Card.parse("5H")), deal)
     with pytest.raises(TypeError):
         codec.encode("draw", deal)  # type: ignore[arg-type]
+
+
+def test_decode_says_which_rule_refuses_the_move_an_id_names() -> None:
+    # API.md: an illegal move's error says which rule forbids it, also through the codec.
+    deal = Deal.new(seed=1)  # seat 1 to draw
+    codec = codec_for(deal.rules)
+    for action, rule in [
+        (codec.discard_base + Card.parse("5C").index, "B4.1"),  # must draw first
+        (2, "B4.4"),  # pass: the stock is not empty
+    ]:
+        for table in (deal, deal.view(1)):  # a view answers as its deal does
+            with pytest.raises(IllegalMoveError) as info:
+                codec.decode(action, table)
+            assert info.value.rule == rule and f"{rule}:" in str(info.value)
+
+
+def test_encode_refuses_a_short_addition_with_a_choice_of_places() -> None:
+    # B3.12: where the card has a choice, each outcome has an id and the short form none,
+    # as deal.play refuses it (AmbiguousMoveError, with the full moves).
+    deal = Deal.from_dict(position(hands={0: "QD 9D 7C 9S"}, melds=(["TD JD 2C KD"], [])))
+    codec = codec_for(deal.rules)
+    short = AddToMeld(0, Card.parse("QD"))
+    with pytest.raises(AmbiguousMoveError) as info:
+        codec.encode(short, deal)
+    assert info.value.rule == "B3.12"
+    full = {str(m) for m in info.value.outcomes}
+    assert full == {"add 0 QD -> 2C TD JD QD KD", "add 0 QD -> TD JD QD KD 2C"}
+    assert {str(m) for m in deal.legal_moves() if isinstance(m, AddToMeld)} >= full
+    ids = {codec.encode(m, deal) for m in deal.legal_moves() if str(m) in full}
+    assert len(ids) == 2 and {str(codec.decode(i, deal)) for i in ids} == full
+    # One place: the short form is the move and has its id.
+    one = AddToMeld(0, Card.parse("9D"))
+    assert codec.decode(codec.encode(one, deal), deal) == one
 
 
 def test_observation_layout_and_content() -> None:

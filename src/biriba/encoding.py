@@ -33,6 +33,7 @@ the encoding it was trained on.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -41,7 +42,7 @@ import attrs
 from biriba.cards import DISTINCT_CARDS, Card, Suit
 from biriba.deal import Deal, PlayerView
 from biriba.enumeration import enumerate_melds
-from biriba.errors import BiribaError, IllegalMoveError
+from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError
 from biriba.melds import Meld, MeldKind
 from biriba.moves import (
     AddToMeld,
@@ -233,7 +234,18 @@ class ActionCodec:
                 )
             return self.meld_base + found
         if isinstance(move, AddToMeld):
-            return self._addition_id(move, _team_melds(table))
+            melds = _team_melds(table)
+            if move.result is None and move.index < len(melds):
+                results = melds[move.index].extensions(move.card)
+                if len(results) > 1:  # B3.12: each outcome has its id, the short form none
+                    outcomes = tuple(AddToMeld(move.index, move.card, r) for r in results)
+                    raise AmbiguousMoveError(
+                        f"no single action id for {str(move)!r}: {move.card} has a choice "
+                        f"of places (B3.12); encode one of "
+                        f"{', '.join(repr(str(m)) for m in outcomes)}",
+                        outcomes,
+                    )
+            return self._addition_id(move, melds)
         if isinstance(move, Move):
             found = self._keyword_ids.get(move)
             if found is not None:
@@ -318,7 +330,39 @@ class ActionCodec:
         move = legal.get(action)
         if move is not None:
             return move
+        # Why not: the refusal of the move the id names, by the deal (or, for a view, by
+        # a deal consistent with it: a refusal depends only on what the mover knows).
+        named = self._move_of(action, table)
+        if named is not None:
+            deal = table if isinstance(table, Deal) else table.sample(random.Random(0))
+            try:
+                deal.verify(named)
+            except IllegalMoveError as error:
+                raise IllegalMoveError(
+                    f"action {action} ({self.describe(action)}) is not legal now: {error}",
+                    rule=error.rule,
+                ) from None
         raise IllegalMoveError(f"action {action} ({self.describe(action)}) is not legal now")
+
+    def _move_of(self, action: int, table: Table) -> Move | None:
+        """The move the id ``action`` names in ``table`` (legal or not); ``None`` for an
+        addition's outcome that the team's meld does not have."""
+        if action < self.discard_base:
+            return self.keywords[action]
+        if action < self.meld_base:
+            return Discard(Card.from_index(action - self.discard_base))
+        if action < self.add_base:
+            return LayMeld(self.melds[action - self.meld_base])
+        rest, place = divmod(action - self.add_base, self.places)
+        slot, index = divmod(rest, DISTINCT_CARDS)
+        card = Card.from_index(index)
+        melds = _team_melds(table)
+        if slot >= len(melds):
+            return AddToMeld(slot, card) if place == 0 else None
+        outcomes = sorted(melds[slot].extensions(card), key=outcome_order)
+        if len(outcomes) < 2:
+            return AddToMeld(slot, card) if place == 0 else None
+        return AddToMeld(slot, card, outcomes[place]) if place < len(outcomes) else None
 
     def describe(self, action: int) -> str:
         """What ``action`` stands for, without a position: a move text, or for an addition

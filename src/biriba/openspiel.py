@@ -243,7 +243,8 @@ class _Cursor:
         if deal is None:
             written = None
         elif deal.seed is None and deal.start is None:  # a sampled deal: its position
-            written = json.dumps({"position": deal.to_dict()})
+            # and the public moves (a position holds no history)
+            written = json.dumps({"position": deal.to_dict(), "public": self.public})
         else:
             written = records.dumps(records.record_deal(deal))
         params = dict(self.game.get_parameters())
@@ -265,6 +266,7 @@ def _restore(params: dict[str, Any], state: tuple[Any, ...]) -> _Cursor:
         moves = cursor.moves
         if "position" in data:
             cursor.set_deal(Deal.from_dict(data["position"], game.rules))
+            cursor.public = list(data["public"])
         else:
             found = records.replay(records.loads(written), game.rules)
             assert isinstance(found, Deal)
@@ -332,6 +334,10 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
         deal = c.deal
         if deal is None:
             left = c.left
+            if not 0 <= action < len(left):
+                raise ValueError(
+                    f"{action} is no chance outcome: cards are dealt by index, 0 to {len(left) - 1}"
+                )
             if not left[action]:
                 raise ValueError(f"no copy of {CARDS[action]} is left to deal")
             left[action] -= 1
@@ -529,6 +535,10 @@ class ISMCTSPlayer:
                 max_simulations=self.simulations,
                 random_state=np.random.RandomState(self._search_seed),
             )
+            # The worlds the search samples, from a generator of its own, seeded (without
+            # it the search draws them from a sampler seeded anew at each run).
+            sampler = random.Random(self._search_seed).random
+            bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
             found = self._searches[parameter] = (game, bot)
         return found
 

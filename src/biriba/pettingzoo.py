@@ -20,9 +20,9 @@ One episode is one deal, shuffled from the seed given to ``reset``. Actions are 
 ``"observation"``, the seat's view encoded by :func:`biriba.encoding.observe` (float32;
 ``compact=True`` for the compact form), and ``"action_mask"``, 1 at each legal id (int8;
 all zeros when the agent is not to move). Rewards are 0 until the deal ends; then each
-agent gets :func:`biriba.encoding.team_returns`: its team's score less the other team's,
-divided by ``scale``. A deal still running after ``max_moves`` moves is truncated and
-scored as if it ended there.
+agent gets :func:`biriba.encoding.team_returns`: its team's score less the other team's
+(with three teams, less the mean of the other two), divided by ``scale``. A deal still
+running after ``max_moves`` moves is truncated and scored as if it ended there.
 """
 
 from __future__ import annotations
