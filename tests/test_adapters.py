@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from biriba import Deal, full_pack
+from biriba import BiribaError, Deal, IllegalMoveError, full_pack
 from biriba.encoding import codec_for, team_returns
 
 
@@ -62,6 +62,22 @@ def test_pettingzoo_plays_a_deal_to_its_rewards() -> None:
     expected = team_returns(env.deal, env.scale)
     assert [totals[a] for a in env.possible_agents] == expected
     assert "seat 0" in env.render()
+
+
+def test_pettingzoo_an_illegal_action_says_which_rule_refuses_it() -> None:
+    # API.md: an illegal move's error names the rule, and changes nothing.
+    adapter = _pettingzoo()
+    env = adapter.raw_env()
+    env.reset(seed=7)
+    deal = env.deal
+    seat = deal.to_move
+    before = deal.to_dict()
+    discard = codec_for(env.rules).discard_base + deal.hand(seat)[0].index
+    with pytest.raises(IllegalMoveError) as info:
+        env.step(discard)  # before the draw
+    assert info.value.rule == "B4.1" and env.deal.to_dict() == before
+    with pytest.raises(ValueError, match="None is no action"):
+        env.step(None)
 
 
 def test_pettingzoo_truncates_at_the_move_cap() -> None:
@@ -129,6 +145,15 @@ def _dealt_state(game: Any, seed: int) -> Any:
     return state
 
 
+def _played_state(game: Any, seed: int, moves: int) -> Any:
+    """:func:`_dealt_state`, then ``moves`` random moves (seeded by ``seed``)."""
+    state = _dealt_state(game, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
 def test_openspiel_deals_by_chance_and_plays_the_library() -> None:
     pyspiel, _ = _openspiel()
     game = pyspiel.load_game("python_biriba")
@@ -151,10 +176,7 @@ def test_openspiel_deals_by_chance_and_plays_the_library() -> None:
 def test_openspiel_tensors_and_resampling() -> None:
     pyspiel, _ = _openspiel()
     game = pyspiel.load_game("python_biriba")
-    state = _dealt_state(game, 8)
-    rng = random.Random(8)
-    for _ in range(70):
-        state.apply_action(rng.choice(state.legal_actions()))
+    state = _played_state(game, 8, 70)
     seat = state.current_player()
     assert len(state.observation_tensor(seat)) == game.observation_tensor_size()
     assert len(state.information_state_tensor(seat)) == game.information_state_tensor_size()
@@ -224,10 +246,7 @@ def test_openspiel_a_resampled_state_pickles_with_its_public_moves() -> None:
 
     pyspiel, _ = _openspiel()
     game = pyspiel.load_game("python_biriba")
-    state = _dealt_state(game, 8)
-    rng = random.Random(8)
-    for _ in range(40):
-        state.apply_action(rng.choice(state.legal_actions()))
+    state = _played_state(game, 8, 40)
     seat = state.current_player()
     other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     again = pickle.loads(pickle.dumps(other))
@@ -239,9 +258,20 @@ def test_openspiel_chance_outcomes_are_card_indices() -> None:
     pyspiel, _ = _openspiel()
     state = pyspiel.load_game("python_biriba").new_initial_state()
     for bad in (-2, 53):
-        with pytest.raises(ValueError, match="is no chance outcome"):
+        with pytest.raises(BiribaError, match="is no chance outcome"):
             state.apply_action(bad)
     assert not state.deal and state.is_chance_node()
+
+
+def test_openspiel_an_illegal_action_says_which_rule_refuses_it() -> None:
+    # API.md: an illegal move's error names the rule; through OpenSpiel too (the codec's).
+    pyspiel, _ = _openspiel()
+    game = pyspiel.load_game("python_biriba")
+    state = _dealt_state(game, 4)  # seat 1 to draw
+    before = str(state)
+    with pytest.raises(IllegalMoveError) as info:
+        state.apply_action(game.codec.discard_base + state.deal.hand(1)[0].index)
+    assert info.value.rule == "B4.1" and str(state) == before
 
 
 # ------------------------------------------------------------------------------ Dask

@@ -50,6 +50,7 @@ from biriba.encoding import (
     observe_sparse,
     team_returns,
 )
+from biriba.errors import BiribaError
 from biriba.moves import Discard, Move
 from biriba.rules import RuleSet, full_pack
 
@@ -335,11 +336,11 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
         if deal is None:
             left = c.left
             if not 0 <= action < len(left):
-                raise ValueError(
+                raise BiribaError(
                     f"{action} is no chance outcome: cards are dealt by index, 0 to {len(left) - 1}"
                 )
             if not left[action]:
-                raise ValueError(f"no copy of {CARDS[action]} is left to deal")
+                raise BiribaError(f"no copy of {CARDS[action]} is left to deal (B1.2)", rule="B1.2")
             left[action] -= 1
             c.total -= 1
             c.pack.append(CARDS[action])
@@ -348,8 +349,8 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
                 c.set_deal(Deal.from_pack(c.pack, game.rules, dealer=game.dealer))
             return
         move = self._legal_map().get(action)
-        if move is None:
-            raise ValueError(f"action {action} ({c.game.codec.describe(action)}) is not legal")
+        if move is None:  # the codec says why, with the rule (IllegalMoveError)
+            move = c.game.codec.decode(action, deal)
         if type(move) is Discard:
             c.discarded[deal.to_move or 0][move.card.index] += 1
         deal.play_unchecked(move)

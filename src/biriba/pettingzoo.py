@@ -139,9 +139,11 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
             return
         deal = self.deal
         assert deal is not None
-        move = self._legal.get(int(action)) if action is not None else None
-        if move is None:
-            raise ValueError(f"action {action} is not legal for {agent}")
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is no action")
+        move = self._legal.get(int(action))
+        if move is None:  # the codec says why, with the rule (IllegalMoveError)
+            move = self.codec.decode(int(action), deal)
         deal.play(move)
         self.moves += 1
         self._cumulative_rewards[agent] = 0.0
