@@ -188,7 +188,8 @@ def _check_index(instance: object, attribute: attrs.Attribute[int], value: int) 
         raise TypeError(f"{attribute.name} must be an int, got {type(value).__name__}")
     if not 0 <= value <= MAX_MELD_INDEX:
         raise NotationError(
-            f"a meld index is from 0 to {MAX_MELD_INDEX} (its text has at most four digits), "
+            f"a meld index is from 0 to {MAX_MELD_INDEX} (its text has at most "
+            f"{len(str(MAX_MELD_INDEX))} digits), "
             f"got {excerpt(value)}"
         )
 
@@ -290,7 +291,7 @@ _BARE: dict[str, Move] = {
 _HEADS: Final = "draw, take, pass, discard, meld, add, redraw or kozi"
 #: A meld's index in a move's text: ASCII digits only (``str.isdigit`` also accepts ``²``),
 #: four at most (:data:`MAX_MELD_INDEX`).
-_INDEX: Final = re.compile(r"[0-9]{1,4}")
+_INDEX: Final = re.compile(rf"[0-9]{{1,{len(str(MAX_MELD_INDEX))}}}")
 
 
 def lay_unchecked(meld: Meld) -> LayMeld:
