@@ -17,6 +17,7 @@ from biriba import (
     Card,
     Deal,
     IllegalMoveError,
+    InvalidMeldError,
     InvalidPositionError,
     LayMeld,
     Match,
@@ -116,9 +117,17 @@ def test_Z1_2_the_pack_is_106_cards_and_twos_and_jokers_are_substitutes() -> Non
     # A third joker is not in the pack.
     data = position(rules=BURACO, hands={0: "JK JK KS"})
     data["stock"][0] = "JK"
-    with pytest.raises(InvalidPositionError, match=r"B1\.2") as info:
+    with pytest.raises(InvalidPositionError, match=r"Z1\.2") as info:
         Deal.from_dict(data)
-    assert info.value.rule == "B1.2"
+    assert info.value.rule == "Z1.2"
+    # Part Z restates B1.2's pack and B3.1's melds: a Buraco rule set cites Z1.2 and Z3.2.
+    for text, rule in (("7C 7C 7C", "Z1.2"), ("3C 4D 5C", "Z3.2"), ("3C 4C", "Z3.2")):
+        with pytest.raises(InvalidMeldError) as meld_info:
+            Meld.parse(text, BURACO)
+        assert meld_info.value.rule == rule and f"{rule}:" in str(meld_info.value)
+        with pytest.raises(InvalidMeldError) as meld_info:
+            Meld.parse(text, BIRIBA)
+        assert meld_info.value.rule == {"Z1.2": "B1.2", "Z3.2": "B3.1"}[rule]
 
 
 def test_Z1_3_card_values_as_in_B8_1() -> None:
@@ -240,7 +249,7 @@ def test_Z3_1_draw_or_take_then_meld_then_discard() -> None:
 
 def test_Z3_2_a_new_meld_has_3_to_6_cards_and_grows_past_6_by_additions() -> None:
     deal = at(hands={0: "3C 4C 5C 6C 7C 8C 9C KS QS"})
-    rejects(deal, "meld 3C 4C", "B3.1")
+    rejects(deal, "meld 3C 4C", "Z3.2")
     rejects(deal, "meld 3C 4C 5C 6C 7C 8C 9C", "Z3.2")
     laid = [m for m in deal.legal_moves() if isinstance(m, LayMeld)]
     assert max(len(m.meld) for m in laid) == 6
@@ -259,10 +268,10 @@ def test_Z3_2_a_new_meld_has_3_to_6_cards_and_grows_past_6_by_additions() -> Non
     group.play("add 0 7S")
     group.play("add 0 7S")
     assert str(group.melds(0)[0]) == "7C 7C 7D 7D 7H 7H 7S 7S"
-    rejects(kept(group), "meld KS QS", "B3.1")
+    rejects(kept(group), "meld KS QS", "Z3.2")
     # A sequence is of one suit.
     mixed = at(hands={0: "3C 4D 5C KS QS"})
-    rejects(mixed, "meld 3C 4D 5C", "B3.1")
+    rejects(mixed, "meld 3C 4D 5C", "Z3.2")
 
 
 def test_Z3_3_a_low_ace_sequence_grows_a_high_ace_closes_it() -> None:
@@ -389,7 +398,7 @@ def test_Z3_7_wild_melds_of_substitutes_only() -> None:
     deal = at(hands={0: "JK 2C 2D 2H 2S 2S JK 5H KS QS"})
     assert "meld 2C 2D JK" in texts(deal)
     assert "meld 2C 2D 2H" in texts(deal)  # every two a substitute
-    rejects(deal, "meld JK 2C", "B3.1")  # at least 3 cards
+    rejects(deal, "meld JK 2C", "Z3.2")  # at least 3 cards
     rejects(deal, "meld 2C 2D 2H 2S 2S JK JK", "Z3.2")  # at most 6 when new
     deal.play("meld 2C 2D 2H 2S 2S JK")
     meld = deal.melds(0)[0]
@@ -556,6 +565,37 @@ def test_Z4_2_no_going_out_without_a_canastra_or_by_melding() -> None:
     assert not not_yet.is_over and not_yet.reserve_received(0) and not_yet.closed_by is None
 
 
+def test_Z4_2_positions_cite_going_out() -> None:
+    # A position read from data cites Z4.2, not Biriba's B6.1 and B7.1: who may go out,
+    # and going out ends the deal at once.
+    impossible = [
+        position(  # the morto not taken
+            rules=BURACO, hands={0: ""}, phase="over", to_move=None, closed_by=0, melds=([REAL], [])
+        ),
+        position(  # no canastra
+            rules=BURACO,
+            hands={0: ""},
+            phase="over",
+            to_move=None,
+            closed_by=0,
+            melds=([FOUR], []),
+            received=(True, False),
+        ),
+        position(  # gone out, yet the deal goes on
+            rules=BURACO, hands={0: "KS"}, closed_by=2, melds=([REAL], []), received=(True, False)
+        ),
+    ]
+    for data in impossible:
+        with pytest.raises(InvalidPositionError, match=r"\(Z4\.2\)") as info:
+            Deal.from_dict(data)
+        assert info.value.rule == "Z4.2"
+    # Once a player went out, every move is refused by the rule that ended the deal.
+    deal = at(hands={0: "KS"}, melds=([REAL], []), received=(True, False))
+    deal.play("discard KS")
+    assert deal.is_over
+    rejects(deal, "draw", "Z4.2")
+
+
 def test_Z4_3_the_morto_becomes_the_stock() -> None:
     deal = at(hands={0: "5C 6C KS"}, phase="draw", stock="QH")
     first, second = deal.reserves
@@ -701,6 +741,24 @@ def test_Z4_3_no_pass_before_the_deal_s_end() -> None:
     refused_by(position(**waiting, passes=2), "Z4.3")
 
 
+def test_Z4_3_positions_cite_the_last_turn_for_passes() -> None:
+    # Passes belong to the deal's last turn (Z4.3, which replaces B4.4 in buraco).
+    for data in (
+        position(rules=BURACO, hands={0: "KS 5C"}, phase="draw", passes=1, discard="QD"),
+        position(rules=BURACO, hands={0: "KS 5C"}, phase="draw", passes=9, discard="QD"),
+    ):
+        with pytest.raises(InvalidPositionError) as info:
+            Deal.from_dict(data)
+        assert info.value.rule == "Z4.3"
+    # A deal ended by its last turn refuses every move by Z4.3.
+    deal = at(hands={0: "5C 6C KS"}, phase="draw", stock="QH", received=(True, True))
+    deal.play("draw")
+    deal.play("discard KS")
+    deal.play("pass")
+    assert deal.is_over
+    rejects(deal, "take", "Z4.3")
+
+
 def test_Z4_4_a_single_card_may_not_take_a_one_card_pile() -> None:
     deal = at(hands={0: "KS"}, phase="draw", discard="QD")
     assert texts(deal) == {"draw"}
@@ -718,6 +776,15 @@ def test_Z4_4_the_card_taken_from_a_one_card_pile_may_be_discarded() -> None:
     assert "discard KS" in texts(deal)  # B4.2 does not apply
     deal.play("discard KS")
     assert deal.discard_pile == (C("KS"),)
+
+
+def test_Z4_4_a_position_naming_a_card_barred_from_the_discard_is_refused() -> None:
+    # pile_card is B4.2's ban, which buraco has not: a position setting it is no position
+    # of the game (read, it would bar the discard of that card).
+    data = position(rules=BURACO, hands={0: "KS 5C KS"}, pile_card="KS")
+    with pytest.raises(InvalidPositionError, match="no ban on discarding") as info:
+        Deal.from_dict(data)
+    assert info.value.rule == "Z4.4"
 
 
 def test_Z4_5_the_wait_and_the_100_instead_of_the_morto_s_cards() -> None:

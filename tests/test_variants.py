@@ -372,6 +372,47 @@ def test_V1_a_joker_up_card_is_taken_and_the_suit_named() -> None:
     assert str(Move.parse("kozi h")) == "kozi H" and Move.parse("KOZI ♠") == NameSuit(Suit.SPADES)
 
 
+def test_V1_with_the_redraw_the_draw_after_naming_the_suit_is_the_deal_s_first() -> None:
+    # Z2.2 on a kózi rule set: the joker up-card taken and the suit named (V1), the turn
+    # goes on with the deal's first draw, which the redraw may follow; not a later draw.
+    rules = BIRIBA_KOZI.evolve(name="kozi-redraw", first_turn_redraw=True)
+    deal = Deal.new(rules, seed=_joker_up_seed(rules))
+    deal.play("kozi H")
+    deal.play("draw")
+    drawn = deal.history[-1]
+    assert deal.is_legal("redraw") and "redraw" in texts(deal)
+    data = deal.to_dict()
+    assert data["redraw"] is not None
+    assert Deal.from_dict(data).is_legal("redraw")
+    size = deal.hand_size(deal.dealer + 1)
+    deal.play("redraw")
+    assert len(deal.discard_pile) == 1 and deal.hand_size(deal.dealer + 1) == size
+    assert not deal.is_legal("redraw") and drawn == deal.history[-2]
+    # The next player's draw opens nothing.
+    deal.play(next(m for m in deal.legal_moves() if isinstance(m, Discard)))
+    deal.play("draw")
+    assert not deal.is_legal("redraw")
+
+
+def test_V1_a_first_position_s_bonus_suit_is_its_up_card_s() -> None:
+    # Before any move the up-card alone decides: another suit, or any suit while a joker
+    # up-card waits to be named, is a position no deal reaches.
+    data = Deal.new(BIRIBA_KOZI, seed=0).to_dict()
+    up = Card.parse(data["discard"][0])
+    assert up.suit is not None and data["bonus_suit"] == up.suit.letter
+    other = next(s for s in Suit if s is not up.suit)
+    data["bonus_suit"] = other.letter
+    with pytest.raises(InvalidPositionError, match="gives the suit") as info:
+        Deal.from_dict(data)
+    assert info.value.rule == "V1"
+    data = Deal.new(BIRIBA_KOZI, seed=_joker_up_seed(BIRIBA_KOZI)).to_dict()
+    assert data["bonus_suit"] is None
+    data["bonus_suit"] = "S"
+    with pytest.raises(InvalidPositionError, match="joker") as info:
+        Deal.from_dict(data)
+    assert info.value.rule == "V1"
+
+
 def test_V1_a_position_without_bonus_suit_takes_it_from_the_up_card_of_the_first_only() -> None:
     # API.md: bonus_suit is optional on input, derived from the up-card in a deal's first
     # position. A later position whose pile is one card on a full stock (the up-card
@@ -801,6 +842,15 @@ def test_V7_the_stock_ends_with_cards_left() -> None:
     with pytest.raises(IllegalMoveError) as info:
         deal.play("draw")
     assert info.value.rule == "V7" and deal.to_dict() == before
+
+
+def test_V7_a_stock_below_its_end_is_no_position() -> None:
+    # Nobody draws from a stock of stock_end_remaining cards, so none holds fewer.
+    rules = BIRIBA.evolve(name="stock-3", stock_end_remaining=3)
+    for size in (0, 2):
+        with pytest.raises(InvalidPositionError, match="fewer than the 3") as info:
+            deal_at(rules=rules, hands={0: "5C 9D KS"}, phase="draw", stock_size=size, discard="7H")
+        assert info.value.rule == "V7"
 
 
 def test_V7_one_card_kept_ends_a_turn_with_an_empty_hand() -> None:

@@ -53,7 +53,15 @@ from biriba.moves import AddToMeld, Move, refuse_base_move
 from biriba.native import is_compiled
 from biriba.position import Phase, Position
 from biriba.position_data import position_to_dict, read_position, uses_key
-from biriba.rules import BIRIBA, RuleSet, check_number, check_rules, full_pack, rules_to_data
+from biriba.rules import (
+    BIRIBA,
+    RuleSet,
+    check_number,
+    check_rules,
+    cited,
+    full_pack,
+    rules_to_data,
+)
 from biriba.scoring import DealScore, team_score
 
 __all__ = ["Deal", "Phase", "PlayerView", "team_of"]
@@ -202,9 +210,10 @@ class Deal:
             if not isinstance(card, Card):
                 raise TypeError(f"a pack holds cards, got {type(card).__name__}")
         if Counter(cards) != Counter(full_pack(rules)):
+            rule = cited(rules, "B1.2")
             raise BiribaError(
-                f"B1.2: a pack of {rules.name!r} holds exactly the cards of full_pack(rules)",
-                rule="B1.2",
+                f"{rule}: a pack of {rules.name!r} holds exactly the cards of full_pack(rules)",
+                rule=rule,
             )
         engine = engine_for(rules)
         position = engine.first_position(cards, dealer)
@@ -876,10 +885,11 @@ class PlayerView:
         ]
         places += (self.stock_size, self.reserves_left * rules.reserve_size)
         if min(places) < 0 or sum(places) != len(pool):
+            rule = cited(rules, "B1.2")
             raise BiribaError(
-                f"the view's card counts do not add up to the pack (B1.2): {len(pool)} cards "
+                f"the view's card counts do not add up to the pack ({rule}): {len(pool)} cards "
                 f"unseen, {sum(places)} places for them in hands, stock and packets",
-                rule="B1.2",
+                rule=rule,
             )
         hands = []
         for seat in range(rules.players):

@@ -23,7 +23,16 @@ from itertools import compress
 from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
-from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
+from biriba.cards import (
+    CARDS,
+    EMPTY_COUNTS,
+    JOKER_INDEX,
+    Card,
+    Counts,
+    Suit,
+    counts_of,
+    format_cards,
+)
 from biriba.enumeration import melds_from_counts, parts_and_substitutes
 from biriba.errors import InvalidMeldError
 from biriba.melds import Meld, fits_in_one_place, sequence_suit
@@ -153,6 +162,17 @@ class _Refusals:
     def __init__(self, family: str) -> None:
         #: The rule that a player adds only to the team's melds (B3.8, Z3.6).
         self.own_melds = "Z3.6" if family == "buraco" else "B3.8"
+        #: The rule of who may close, and how (B6.1; Z4.2, going out), and what it needs.
+        self.closing = "Z4.2" if family == "buraco" else "B6.1"
+        self.closing_needs = (
+            "going out needs the team's morto taken and a canastra on the table"
+            if family == "buraco"
+            else "closing needs the team's reserve received and a biriba on the table"
+        )
+        #: What the game calls a reserve packet (B5.1; Z2.1, a morto).
+        self.packet = "morto" if family == "buraco" else "reserve"
+        #: The rule that a deal ends when a player closes (B7.1; Z4.2, going out ends it).
+        self.closing_ends = "Z4.2" if family == "buraco" else "B7.1"
         if family == "buraco":
             self.close_needs_biriba = Refusal("Z4.2", "going out needs a canastra on the table")
             self.last_card_kept = Refusal(
@@ -292,8 +312,12 @@ class Engine:
             - rules.reserve_count * rules.reserve_size
             - int(rules.up_card)
         )
-        self._refusals = _Refusals(rules.family)
-        packet_name = "morto" if rules.family == "buraco" else "reserve"
+        #: The rule of passing with the stock exhausted: B4.4, or Z4.3 where the deal ends
+        #: with a last turn.
+        self.passing_rule = "Z4.3" if self._last_round else "B4.4"
+        #: The refusals and rule ids that differ between Biriba and Buraco (B6.1, Z4.2, ...).
+        self.by_family = _Refusals(rules.family)
+        packet_name = self.by_family.packet
         #: V3: the hand may not empty into an unseen packet before the minimum is reached.
         self._packet_before_minimum = Refusal(
             "V3",
@@ -398,6 +422,27 @@ class Engine:
             len(position.pile),
             position.melds,
             position.known,
+        )
+
+    def first_draw(self, position: Position) -> bool:
+        """Whether a draw from the stock in ``position`` is the deal's first (Z2.2): in its
+        :meth:`first_turn`, or, under kózi, right after the first player took a joker
+        up-card and named the bonus suit (V1: the turn goes on with the draw; the pile is
+        empty and the joker the one card known)."""
+        if self.first_turn(position):
+            return True
+        if not self._kozi or position.bonus_suit is None or position.pile:
+            return False
+        seat = position.seat
+        known = position.known
+        return (
+            len(position.stock) == self.full_stock
+            and seat == (position.dealer + 1) % self._players
+            and len(position.reserves) == self.rules.reserve_count
+            and not any(position.melds)
+            and known[seat][JOKER_INDEX] == 1
+            and sum(known[seat]) == 1
+            and not any(map(any, known[:seat] + known[seat + 1 :]))
         )
 
     def begins(
@@ -711,7 +756,7 @@ class Engine:
             first = "draw from the stock" if stock_open else "pass"
             return Refusal("B4.1", f"seat {seat} must first {first} or take the discard pile")
         if phase is Phase.OVER:
-            return Refusal("B7.1", "the deal is over")
+            return self.over_refusal(position)
         if isinstance(move, Redraw):
             if self.redraw_allowed(position.redraw is not None, len(position.stock)):
                 return None
@@ -728,12 +773,22 @@ class Engine:
             return _NO_KOZI
         return Refusal("B4.1", f"seat {seat} has already drawn this turn; meld, add or discard")
 
+    def over_refusal(self, position: Position) -> Refusal:
+        """The refusal of every move once the deal in ``position`` is over, citing the rule
+        that ended it: a player closing (B7.1; Z4.2, going out), the last turn played
+        (Z4.3) or the passes (B7.1)."""
+        if position.closed_by is not None:
+            return Refusal(self.by_family.closing_ends, "the deal is over: a player has closed")
+        if self._last_round:
+            return Refusal("Z4.3", "the deal is over: its last turn has been played")
+        return Refusal("B7.1", "the deal is over")
+
     def _stock_refusal(self, reason: str) -> Refusal:
         """A refusal about the stock being exhausted: B4.4 (Z4.3 in Buraco's last round),
         or V7 when the rule set ends the stock with cards left in it."""
         if self._stock_end:
             return Refusal("V7", f"{reason} (V7: {self._stock_end} cards or fewer count as none)")
-        return Refusal("Z4.3" if self._last_round else "B4.4", reason)
+        return Refusal(self.passing_rule, reason)
 
     def take_refusal(
         self, situation: Situation, size: int, pile: tuple[Card, ...]
@@ -785,8 +840,8 @@ class Engine:
             if packet is not None:
                 return _LAST_CARD_NEEDS_BIRIBA
             if received:
-                return self._refusals.close_needs_biriba
-            return self._refusals.last_card_kept
+                return self.by_family.close_needs_biriba
+            return self.by_family.last_card_kept
         if size < keep:
             return Refusal(
                 "B4.3", f"a player keeps at least {keep} cards after melding, one to discard"
@@ -831,7 +886,7 @@ class Engine:
         if index >= len(melds):
             team = seat % self._teams
             return Refusal(
-                self._refusals.own_melds,
+                self.by_family.own_melds,
                 f"team {team} has no meld {index} (it has {len(melds)}); a player adds only "
                 f"to the team's melds",
             )
@@ -893,7 +948,7 @@ class Engine:
         left = size - len(removed)
         if left <= 0:
             if packet is None:
-                refusals = self._refusals
+                refusals = self.by_family
                 return refusals.reserve_received if received else refusals.no_reserve_left
             if not self.can_receive(new_melds, packet):
                 return _RESERVE_NEEDS_BIRIBA
@@ -1169,7 +1224,7 @@ class Engine:
         elif isinstance(move, DrawStock):
             # Z2.2: the deal's first draw opens the redraw (first_turn's own first test,
             # the full stock, made here: every other draw is spared the call).
-            if self._redraws and len(stock) == self.full_stock and self.first_turn(position):
+            if self._redraws and len(stock) == self.full_stock and self.first_draw(position):
                 redraw = stock[-1]
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
             passes = 0

@@ -28,7 +28,7 @@ from biriba.errors import BiribaError
 from biriba.melds import ONE_PLACE, Meld, MeldKind, group_places
 from biriba.melds import clear_tables as clear_meld_tables
 from biriba.moves import LayMeld, lay_unchecked
-from biriba.rules import BIRIBA, RuleSet, check_rules
+from biriba.rules import BIRIBA, RuleSet, check_rules, cited
 
 __all__ = ["enumerate_melds", "melds_from_counts"]
 
@@ -55,9 +55,10 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
     for card, count in zip(CARDS, counts, strict=True):
         most = rules.copies(card)
         if count > most:
+            rule = cited(rules, "B1.2")
             raise BiribaError(
-                f"B1.2: the hand holds {count} copies of {card}, the pack only {most}",
-                rule="B1.2",
+                f"{rule}: the hand holds {count} copies of {card}, the pack only {most}",
+                rule=rule,
             )
     return melds_from_counts(bytes(counts), rules)
 

@@ -27,7 +27,7 @@ from biriba.display import picture
 from biriba.errors import InvalidMeldError
 from biriba.limits import check_text
 from biriba.native import is_compiled
-from biriba.rules import BIRIBA, RuleSet, check_rules
+from biriba.rules import BIRIBA, RuleSet, check_rules, cited
 
 __all__ = [
     "ONE_PLACE",
@@ -447,10 +447,14 @@ def _check_substitutes(cards: Sequence[Card], subs: int, naturals: int, rules: R
         raise _fail(cards, f"{problem[0]}: {problem[1]}")
 
 
+#: What B3.1 and Z3.2 say of a meld's cards.
+_ONE_SUIT_OR_RANK: Final = "a sequence is of one suit, and a group of one rank"
+
+
 def _validate(cards: tuple[Card, ...], rules: RuleSet) -> Meld:
     n = len(cards)
     if n < rules.min_meld:
-        raise _fail(cards, f"B3.1: a meld has at least {rules.min_meld} cards")
+        raise _fail(cards, f"{cited(rules, 'B3.1')}: a meld has at least {rules.min_meld} cards")
     _check_copies(cards, rules)
     fixed = [c for c in cards if not rules.is_wild(c)]
     if not fixed:
@@ -483,7 +487,7 @@ def _check_copies(cards: tuple[Card, ...], rules: RuleSet) -> None:
     for card, count in seen.items():
         limit = rules.copies(card)
         if count > limit:
-            raise _fail(cards, f"B1.2: the pack holds only {limit} of {card}")
+            raise _fail(cards, f"{cited(rules, 'B1.2')}: the pack holds only {limit} of {card}")
 
 
 def _validate_group(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSet) -> Meld:
@@ -512,7 +516,7 @@ def _validate_sequence(cards: tuple[Card, ...], fixed: list[Card], rules: RuleSe
     n = len(cards)
     suits = {c.suit for c in fixed}
     if len(suits) > 1:
-        raise _fail(cards, "B3.1: a sequence is of one suit, and a group of one rank")
+        raise _fail(cards, f"{cited(rules, 'B3.1')}: {_ONE_SUIT_OR_RANK}")
     suit = fixed[0].suit
     assert suit is not None
     if n > rules.max_sequence:
@@ -559,12 +563,13 @@ def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleS
         if rules.is_wild(card):
             continue
         if card.suit != suit:
-            return "B3.1: a sequence is of one suit, and a group of one rank"
+            return f"{cited(rules, 'B3.1')}: {_ONE_SUIT_OR_RANK}"
         # The rank at place i, wrapped round into 1..13 (14, a high ace, is 1; 15 is 2,
         # past a high ace; 0 is 13, below a low ace).
         if card.rank != (low + i - 1) % 13 + 1:
             return (
-                f"B3.1: the cards of a sequence are consecutive ranks written low to high; "
+                f"{cited(rules, 'B3.1')}: the cards of a sequence are consecutive ranks "
+                f"written low to high; "
                 f"{card} cannot stand at position {i + 1}"
             )
     high = low + len(cards) - 1
@@ -680,7 +685,7 @@ def _refusal_before_making(meld: Meld, card: Card) -> tuple[str, str] | None:
     cards = meld.cards
     same = cards.count(card)
     if same and same >= rules.copies(card):
-        return "B1.2", f"the pack holds only {rules.copies(card)} of {card}"
+        return cited(rules, "B1.2"), f"the pack holds only {rules.copies(card)} of {card}"
     kind = meld.kind
     if kind is MeldKind.SEQUENCE:
         return None
@@ -694,7 +699,7 @@ def _refusal_before_making(meld: Meld, card: Card) -> tuple[str, str] | None:
         return _substitute_limit(meld, n_subs + 1, len(cards) - n_subs)
     if card.rank == meld._suit_or_rank:
         return None
-    return "B3.12", f"{card} does not fit {meld}: a group is of one rank (B3.1)"
+    return "B3.12", f"{card} does not fit {meld}: a group is of one rank ({cited(rules, 'B3.1')})"
 
 
 def _extensions(meld: Meld, card: Card) -> tuple[tuple[Meld, ...], tuple[str, str] | None]:

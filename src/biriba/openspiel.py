@@ -52,7 +52,7 @@ from biriba.encoding import (
 )
 from biriba.errors import BiribaError
 from biriba.moves import Discard, Move
-from biriba.rules import RuleSet, full_pack
+from biriba.rules import RuleSet, cited, full_pack
 
 __all__ = [
     "GAME_NAME",
@@ -340,7 +340,8 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
                     f"{action} is no chance outcome: cards are dealt by index, 0 to {len(left) - 1}"
                 )
             if not left[action]:
-                raise BiribaError(f"no copy of {CARDS[action]} is left to deal (B1.2)", rule="B1.2")
+                rule = cited(c.game.rules, "B1.2")
+                raise BiribaError(f"no copy of {CARDS[action]} is left to deal ({rule})", rule=rule)
             left[action] -= 1
             c.total -= 1
             c.pack.append(CARDS[action])

@@ -22,9 +22,11 @@ from biriba.melds import Meld
 from biriba.moves import Move
 from biriba.position import Phase, Position
 from biriba.rules import (
+    PileRestriction,
     RuleSet,
     StockExhausted,
     check_rules,
+    cited,
     full_pack,
     rules_from_data,
     rules_to_data,
@@ -182,6 +184,8 @@ def read_position(
         raise _fail("reserve_received must hold true or false for each team")
     received = tuple(bool(r) for r in received_raw)
     last_round = rules.stock_exhausted is StockExhausted.RESERVE_BECOMES_STOCK
+    engine = engine_for(rules)
+    passing = engine.passing_rule
     left = rules.reserve_count - sum(received)
     if left < 0 or (len(packets) > left if last_round else len(packets) != left):
         # Z4.3: mortos that became the stock are gone too.
@@ -203,11 +207,17 @@ def read_position(
             except (NotationError, InvalidMeldError) as error:
                 raise _fail(f"melds[{team}][{j}]: {error}", error.rule) from None
         melds.append(tuple(team_melds))
-    passes = _int(data["passes"], "passes", 0, rules.pass_limit, "B4.4")
+    passes = _int(data["passes"], "passes", 0, rules.pass_limit, passing)
     assert passes is not None
     pile_card = None
     if data.get("pile_card") is not None:
         pile_card = _card(data["pile_card"], "pile_card")
+        if rules.pile_restriction is not PileRestriction.NO_DISCARD_BACK:
+            raise _fail(
+                "pile_card is set, but the rule set has no ban on discarding the card taken "
+                "from a one-card pile (Z4.4)",
+                "Z4.4",
+            )
         if phase is not Phase.PLAY:
             raise _fail("pile_card is set only in the play phase (B4.2)", "B4.2")
     unactivated_raw = data.get("unactivated")
@@ -252,12 +262,19 @@ def read_position(
             parts.append("too many " + " ".join(f"{c}x{k}" for c, k in sorted(extra.items())))
         if short:
             parts.append("missing " + " ".join(f"{c}x{k}" for c, k in sorted(short.items())))
-        raise _fail(f"the cards are not the pack exactly once (B1.2): {'; '.join(parts)}", "B1.2")
+        rule = cited(rules, "B1.2")
+        raise _fail(f"the cards are not the pack exactly once ({rule}): {'; '.join(parts)}", rule)
 
-    engine = engine_for(rules)
     stock_gone = not engine.stock_open(len(stock))
     if last_round and packets and stock_gone and phase is not Phase.OVER:
         raise _fail("a morto is left, so it is the stock now (Z4.3)", "Z4.3")
+    if len(stock) < min(rules.stock_end_remaining, engine.full_stock):
+        # V7: nobody draws from a stock of stock_end_remaining cards.
+        raise _fail(
+            f"the stock holds {len(stock)} cards, fewer than the {rules.stock_end_remaining} "
+            f"at which drawing from it stops (V7)",
+            "V7",
+        )
     most = rules.stock_end_remaining + rules.reserve_size
     if last_round and len(packets) < left and len(stock) > most:
         # Z4.3: a morto becomes the stock only once the stock is emptied.
@@ -308,20 +325,29 @@ def read_position(
                 "Z4.3" if last_round else "B7.1",
             )
         if closed_by is not None:
+            closing = engine.by_family.closing
             if hands[closed_by]:
-                raise _fail(f"closed_by {closed_by}, but that hand is not empty (B6.1)", "B6.1")
+                raise _fail(
+                    f"closed_by {closed_by}, but that hand is not empty ({closing})", closing
+                )
             if not received[closed_by % t]:
-                raise _fail("the closing team must have received its reserve (B6.1)", "B6.1")
+                raise _fail(
+                    f"the closing team must have received its {engine.by_family.packet} "
+                    f"({closing})",
+                    closing,
+                )
     else:
         if closed_by is not None:
-            raise _fail("closed_by is set but the deal is not over (B7.1)", "B7.1")
+            ends = engine.by_family.closing_ends
+            raise _fail(f"closed_by is set but the deal is not over ({ends})", ends)
         if passes >= rules.pass_limit:
-            raise _fail(f"{passes} passes in a row end the deal (B4.4)", "B4.4")
+            raise _fail(f"{passes} passes in a row end the deal ({passing})", passing)
         if passes and not stock_gone:
-            raise _fail("passes happen only with the stock empty (B4.4)", "B4.4")
+            raise _fail(f"passes happen only with the stock empty ({passing})", passing)
         if phase is Phase.PLAY and passes:
             raise _fail(
-                "passes are 0 in the play phase: a draw or a take ends a run (B4.4)", "B4.4"
+                f"passes are 0 in the play phase: a draw or a take ends a run ({passing})",
+                passing,
             )
         if last_round and passes:
             raise _fail(
@@ -412,6 +438,7 @@ def _check_history(
     """Refuse a position no play can reach: each field may be valid alone, but together
     they contradict how a deal unfolds."""
     rules = engine.rules
+    passing = engine.passing_rule
     if pile_card is not None and pile:
         raise _fail(
             "pile_card is the card taken from a one-card pile this turn, so the discard pile "
@@ -419,12 +446,12 @@ def _check_history(
             "B4.2",
         )
     if passes and not stock_gone:
-        raise _fail("passes happen only with the stock empty (B4.4)", "B4.4")
+        raise _fail(f"passes happen only with the stock empty ({passing})", passing)
     if closed_by is not None and passes:
         raise _fail(
             "a deal closed in a turn that began with a draw or a take, which ends a run of "
-            "passes: passes must be 0 (B4.4)",
-            "B4.4",
+            f"passes: passes must be 0 ({passing})",
+            passing,
         )
     for team, seat in enumerate(unactivated):
         if seat is None:
@@ -452,10 +479,11 @@ def _check_history(
     if closed_by is not None:
         team = closed_by % rules.teams
         if not engine.can_close(melds[team], received[team]):
+            closing = engine.by_family.closing
             raise _fail(
-                f"closed_by {closed_by}, but team {team} could not close: closing needs its "
-                f"reserve received and a biriba on the table (B6.1)",
-                "B6.1",
+                f"closed_by {closed_by}, but team {team} could not close: "
+                f"{engine.by_family.closing_needs} ({closing})",
+                closing,
             )
 
 
@@ -525,9 +553,24 @@ def _bonus_suit(
         if not isinstance(value, str):
             raise _fail(f"bonus_suit must be 'C', 'D', 'H', 'S' or null, got {value!r:.40}")
         try:
-            return Suit.parse(value)
+            named = Suit.parse(value)
         except NotationError as error:
             raise _fail(f"bonus_suit: {error}", "V1") from None
+        if first and named is not pile[0].suit:
+            # Nothing is played yet: the up-card alone decides.
+            up = pile[0]
+            if up.suit is None:
+                raise _fail(
+                    f"bonus_suit is {value!r}, but the up-card is a joker: the first player "
+                    f"names the suit by the first move, so it is null until then (V1)",
+                    "V1",
+                )
+            raise _fail(
+                f"bonus_suit is {value!r}, but the deal's first up-card {up} gives the suit "
+                f"{up.suit} (V1)",
+                "V1",
+            )
+        return named
     if first:
         # The up-card names the suit, or a joker waits for the first player to name it.
         return pile[0].suit

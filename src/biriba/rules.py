@@ -764,6 +764,20 @@ def _preset_of(name: str) -> RuleSet | None:
     return _PRESETS.get(_ALIASES.get(key, key))
 
 
+#: The part B rules that part Z does not keep but restates (RULES.md part Z's opening):
+#: the pack (Z1.2) and what a meld is (Z3.2). A Buraco rule set cites the Z rule.
+_RESTATED_IN_Z: Final = {"B1.2": "Z1.2", "B3.1": "Z3.2"}
+
+
+def cited(rules: RuleSet, rule: str) -> str:
+    """``rule``, the id of a part B rule, as ``rules``' game cites it: under Buraco the
+    part Z rule that restates it (B1.2's pack is Z1.2's, B3.1's melds are Z3.2's), else
+    ``rule`` itself."""
+    if rules.family == "buraco":
+        return _RESTATED_IN_Z.get(rule, rule)
+    return rule
+
+
 def check_rules(rules: object, what: str = "rules") -> RuleSet:
     """``rules`` when it is a :class:`RuleSet`; otherwise :class:`TypeError`, which for a
     text says how a preset is found by its name (the one check of every entry point that
