@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from biriba import BIRIBA, BiribaError, Deal, Match, RecordError, records
+from biriba import BIRIBA, BURACO, BiribaError, Deal, Match, RecordError, RuleSet, records
 
 from .helpers import position
 
@@ -46,6 +46,38 @@ def validator(name: str) -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema, registry=registry)
+
+
+def test_schema_names_are_checked() -> None:
+    with pytest.raises(TypeError):
+        records.schema(None)  # type: ignore[arg-type]
+    with pytest.raises(BiribaError, match="no schema named") as error:
+        records.schema("x" * 5000)
+    assert len(str(error.value)) < 300  # an excerpt, not the whole name
+
+
+def test_a_version_that_is_true_is_no_version() -> None:
+    # True equals 1 in Python, not in JSON: the schema refuses it, and so does loading.
+    data = records.record_deal(Deal.new(seed=1)).to_dict()
+    data["version"] = True
+    with pytest.raises(RecordError, match="version"):
+        records.from_dict(data)
+    assert list(jsonschema.Draft202012Validator(records.schema("record")).iter_errors(data))
+
+
+def test_rules_named_in_another_case_or_form_are_the_same_rules() -> None:
+    # A rule set read from a file that names a preset in another case holds the preset's
+    # rules under that name: positions and records of the preset load under it.
+    upper = RuleSet.from_dict({"name": "BURACO"})
+    assert upper != BURACO and upper.name == "BURACO"
+    deal = Deal.new(BURACO, seed=3)
+    deal.play("draw")
+    again = Deal.from_dict(deal.to_dict(), upper)
+    assert again.rules is upper and again.legal_moves() == deal.legal_moves()
+    record = records.record_deal(deal)
+    assert records.replay(record, upper).to_dict()["melds"] == deal.to_dict()["melds"]
+    with pytest.raises(RecordError, match="not 'biriba'"):
+        records.replay(record, BIRIBA)
 
 
 def test_the_record_schema_stands_alone() -> None:

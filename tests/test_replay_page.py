@@ -104,6 +104,34 @@ def test_a_match_page_steps_through_every_deal() -> None:
     assert "<title>two deals</title>" in page
 
 
+def test_a_resumed_match_page_starts_from_the_totals_it_took_up() -> None:
+    # Resumed from data, with its scores or with the four keys only: the page's totals
+    # begin where the match took up, and its deals are numbered as the match's.
+    saved = two_deal_match()
+    rng = random.Random(3)
+    while not saved.deal.is_over:
+        saved.deal.play(rng.choice(saved.deal.legal_moves()))
+    saved.next_deal()
+    data = saved.to_dict()
+    short = {k: data[k] for k in ("rules", "totals", "dealer", "deal")}
+    for resumed, first in ((Match.from_dict(data), 3), (Match.from_dict(short), 1)):
+        before = resumed.totals
+        assert before != (0, 0)
+        while not resumed.deal.is_over:
+            resumed.deal.play(rng.choice(resumed.deal.legal_moves()))
+        resumed.next_deal()
+        after = resumed.totals
+        for _ in range(10):
+            resumed.deal.play(rng.choice(resumed.deal.legal_moves()))
+        _, steps, starts = page_data(replay_html(records.record_match(resumed)))
+        assert len(starts) == 2
+        assert steps[0][5].endswith(f"(match before this deal: {before[0]} · {before[1]})")
+        assert steps[-1][5].endswith(f"(match before this deal: {after[0]} · {after[1]})")
+        # (numbered from the deals played before, which the four keys do not give)
+        assert steps[0][2].startswith(f"deal {first} of {first + 1}")
+        assert steps[-1][2].startswith(f"deal {first + 1} of {first + 1}")
+
+
 def test_a_record_that_does_not_replay_is_refused() -> None:
     record = records.record_deal(random_deal(3, 10))
     broken = records.DealRecord(rules="biriba", moves=("draw", "draw"), seed=record.seed)

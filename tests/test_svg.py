@@ -353,6 +353,11 @@ def test_bad_options_are_refused() -> None:
     with pytest.raises(TypeError):
         svg.card(Card.parse("5H"), colors={"hearts": 5})  # type: ignore[dict-item]
     with pytest.raises(TypeError):
+        svg.card(Card.parse("5H"), colors={5: "#fff"})  # type: ignore[dict-item]
+    with pytest.raises(BiribaError, match="no colour named") as long_name:
+        svg.card(Card.parse("5H"), colors={"x" * 5000: "#fff"})
+    assert len(str(long_name.value)) < 300  # an excerpt, not the whole name
+    with pytest.raises(TypeError):
         svg.card(Card.parse("5H"), colors=["red"])  # type: ignore[arg-type]
     with pytest.raises(BiribaError):
         svg.table(deal, size=0)

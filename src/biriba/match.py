@@ -19,7 +19,14 @@ import attrs
 from biriba.deal import Deal
 from biriba.errors import BiribaError, InvalidPositionError
 from biriba.limits import MAX_POINTS, check_seed, excerpt, is_points
-from biriba.rules import BIRIBA, RuleSet, check_rules, rules_from_data, rules_to_data
+from biriba.rules import (
+    BIRIBA,
+    RuleSet,
+    check_rules,
+    rules_from_data,
+    rules_to_data,
+    same_rules,
+)
 from biriba.scoring import DealScore, TeamScore
 
 __all__ = ["Match"]
@@ -306,7 +313,7 @@ def _names(named: object, deal_named: object, rules: RuleSet, given: RuleSet | N
     ):
         return True
     try:
-        return rules_from_data(named) == rules
+        return same_rules(rules_from_data(named), rules)
     except BiribaError as error:
         raise InvalidPositionError(f"invalid match: rules: {error}", rule=error.rule) from None
 

@@ -30,6 +30,7 @@ from biriba.rules import (
     full_pack,
     rules_from_data,
     rules_to_data,
+    same_rules,
 )
 
 __all__ = ["REQUIRED_KEYS", "RULE_SET_KEYS", "position_to_dict", "read_position", "uses_key"]
@@ -499,8 +500,10 @@ def _rules(named: object, given: RuleSet | None) -> RuleSet:
         found = rules_from_data(named)
     except BiribaError as error:
         raise _fail(f"rules: {error}", error.rule) from None
-    if given is not None and found != given:
-        raise _fail(f"the position's rules are not the rule set given ({given.name[:40]!r})")
+    if given is not None:
+        if not same_rules(found, given):
+            raise _fail(f"the position's rules are not the rule set given ({given.name[:40]!r})")
+        return given
     return found
 
 

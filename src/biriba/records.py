@@ -42,7 +42,7 @@ from biriba.limits import (
     parse_json,
 )
 from biriba.match import Match
-from biriba.rules import RuleSet, check_rules, rules_from_data, rules_to_data
+from biriba.rules import RuleSet, check_rules, rules_from_data, rules_to_data, same_rules
 
 __all__ = [
     "FORMAT",
@@ -194,8 +194,12 @@ def schema(name: str) -> dict[str, Any]:
     to ``position.schema.json`` finds it, so a validator needs no other file."""
     from importlib import resources
 
+    if not isinstance(name, str):
+        raise TypeError(f"schema expects a str, got {type(name).__name__}")
     if name not in ("position", "record"):
-        raise BiribaError(f"no schema named {name!r}; the schemas are 'position' and 'record'")
+        raise BiribaError(
+            f"no schema named {excerpt(name)}; the schemas are 'position' and 'record'"
+        )
     text = resources.files("biriba").joinpath(f"schemas/{name}.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     if name == "record":
@@ -283,7 +287,8 @@ def from_dict(data: Any) -> Record:
         raise _fail(f"a record is a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise _fail(f"the format field must be {FORMAT!r}, got {excerpt(data.get('format'))}")
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:  # (not True, which equals 1)
         raise _fail(f"this library reads version {VERSION}, got {excerpt(data.get('version'))}")
     kind = data.get("kind")
     if kind == "deal":
@@ -380,7 +385,7 @@ def _same_rules(one: str | dict[str, Any], other: str | dict[str, Any]) -> bool:
     if one == other:
         return True
     try:
-        return rules_from_data(one) == rules_from_data(other)
+        return same_rules(rules_from_data(one), rules_from_data(other))
     except BiribaError:
         return False
 
@@ -432,8 +437,12 @@ def _rules_of(record: Record, rules: RuleSet | None) -> RuleSet:
         found = rules_from_data(record.rules)
     except BiribaError as error:
         raise RecordError(f"{error}; pass the rule set to replay(record, rules)") from None
-    if rules is not None and found != rules:
-        raise RecordError(f"the record is of rule set {found.name!r}, not {rules.name!r}")
+    if rules is not None:
+        if not same_rules(found, rules):
+            raise RecordError(
+                f"the record is of rule set {found.name[:40]!r}, not {rules.name[:40]!r}"
+            )
+        return rules
     return found
 
 
@@ -515,7 +524,8 @@ def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match:
     :class:`~biriba.Match` (for a match record) as it stands after the last move.
     Raises :class:`~biriba.RecordError` naming the first move that does not replay, by its index,
     its text and the rule that refuses it. ``rules`` is needed only for a rule set that
-    is not a preset.
+    is not a preset; given, it must hold the record's rules (its name aside), and the
+    deal or match is played under it.
     """
     if not isinstance(record, DealRecord | MatchRecord):
         raise TypeError(f"replay expects a record, got {type(record).__name__}")

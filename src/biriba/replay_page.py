@@ -76,19 +76,25 @@ def _steps(result: Deal | Match) -> list[_Step]:
     if not result.is_over:
         deals.append(result.deal)
     steps = []
-    totals = (0,) * result.rules.teams
+    # A match resumed from data begins with the totals and the deals played before.
+    start = result.start
+    totals = tuple(start["totals"]) if start else (0,) * result.rules.teams
+    before = start["deals_played"] if start else 0
     for index, deal in enumerate(deals):
         tables = _deal_tables(deal)
         last = len(tables) - 1
+        number = before + index
         for i, t in enumerate(tables):
-            shown = attrs.evolve(t, deal_index=index, match_totals=totals)
+            shown = attrs.evolve(t, deal_index=number, match_totals=totals)
             steps.append(
-                _Step(shown, index, f"deal {index + 1} of {len(deals)} · move {i} of {last}")
+                _Step(
+                    shown,
+                    index,
+                    f"deal {number + 1} of {before + len(deals)} · move {i} of {last}",
+                )
             )
-        if index < len(result.scores):
-            totals = tuple(
-                a + s.total for a, s in zip(totals, result.scores[index].teams, strict=True)
-            )
+        if index < len(result.finished_deals):
+            totals = tuple(a + s.total for a, s in zip(totals, deal.score().teams, strict=True))
     return steps
 
 

@@ -778,6 +778,13 @@ def cited(rules: RuleSet, rule: str) -> str:
     return rule
 
 
+def same_rules(one: RuleSet, other: RuleSet) -> bool:
+    """Whether two rule sets hold the same rules, their names aside: a preset and a file
+    that names it in another case, or a copy saved under another name, play alike (a
+    rule set is data: what it holds decides, never its name)."""
+    return one == other or attrs.evolve(one, name=other.name) == other
+
+
 def check_rules(rules: object, what: str = "rules") -> RuleSet:
     """``rules`` when it is a :class:`RuleSet`; otherwise :class:`TypeError`, which for a
     text says how a preset is found by its name (the one check of every entry point that

@@ -45,6 +45,7 @@ from biriba import display
 from biriba.cards import Card, Rank, Suit
 from biriba.deal import Deal, PlayerView
 from biriba.errors import BiribaError
+from biriba.limits import excerpt
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Discard, LayMeld, Move, Pass
 from biriba.position import Phase
@@ -118,9 +119,11 @@ def _colors(colors: Mapping[str, str] | None) -> dict[str, str]:
             f"colors must be a mapping of names to colours, got {type(colors).__name__}"
         )
     for name, value in colors.items():
+        if not isinstance(name, str):
+            raise TypeError(f"a colour's name is a str, got {type(name).__name__}")
         if name not in DEFAULT_COLORS:
             known = ", ".join(DEFAULT_COLORS)
-            raise BiribaError(f"no colour named {name!r}; the colours are {known}")
+            raise BiribaError(f"no colour named {excerpt(name)}; the colours are {known}")
         if not isinstance(value, str):
             raise TypeError(f"colour {name!r} must be a str, got {type(value).__name__}")
         if not _COLOR_VALUE.fullmatch(value.strip()):
