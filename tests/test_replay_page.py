@@ -141,7 +141,9 @@ def test_a_record_that_does_not_replay_is_refused() -> None:
         replay_html(Deal.new(seed=1))  # type: ignore[arg-type]
 
 
-def test_write_replay_html_and_the_command(tmp_path: Path) -> None:
+def test_write_replay_html_and_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     record = records.record_deal(random_deal(4, 30))
     path = tmp_path / "deal.json"
     path.write_text(records.dumps(record))
@@ -151,7 +153,10 @@ def test_write_replay_html_and_the_command(tmp_path: Path) -> None:
     assert main(["replay", str(path), "--html", str(tmp_path / "b.html")], out) == 0
     assert "wrote" in out.getvalue()
     assert written.read_text(encoding="utf-8") == (tmp_path / "b.html").read_text(encoding="utf-8")
+    capsys.readouterr()
     assert main(["replay", str(tmp_path / "missing.json"), "--html", str(written)], out) == 2
+    # as validate says it: on stderr, one line naming the command
+    assert capsys.readouterr().err.startswith("biriba: cannot read ")
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "biriba-record"}')
     assert main(["replay", str(bad), "--html", str(written)], io.StringIO()) == 2

@@ -180,12 +180,12 @@ def _replay(args: argparse.Namespace, out: TextIO) -> int:
         with open(args.file, encoding="utf-8") as fp:
             record = records.load(fp)
     except OSError as error:
-        print(f"cannot read {args.file}: {error.strerror}", file=out)
+        print(f"biriba: cannot read {args.file[:80]}: {error.strerror}", file=sys.stderr)
         return 2
     try:
         write_replay_html(record, args.html, bottom=args.bottom)
     except OSError as error:
-        print(f"cannot write {args.html}: {error.strerror}", file=out)
+        print(f"biriba: cannot write {args.html[:80]}: {error.strerror}", file=sys.stderr)
         return 2
     print(f"wrote {args.html}: open it in a browser, step with the arrow keys", file=out)
     return 0

@@ -227,8 +227,9 @@ class Deal:
         The rule set is the one the position names, a preset's name or a rule set's
         data (:meth:`RuleSet.to_dict <biriba.RuleSet.to_dict>`); ``rules``, when given,
         must hold the same rules (its name aside: a preset read from a file that names it
-        in another case is that preset's rules), and is the deal's rule set. Raises :class:`~biriba.InvalidPositionError` naming
-        the problem (and the rule it breaks, as ``err.rule``).
+        in another case is that preset's rules), and is the deal's rule set. Raises
+        :class:`~biriba.InvalidPositionError` naming the problem (and the rule it breaks,
+        as ``err.rule``).
         """
         rules, position, moves = read_position(data, rules)
         start = position_to_dict(position, rules)
