@@ -16,6 +16,7 @@ from biriba import (
     BiribaError,
     Card,
     Deal,
+    Discard,
     IllegalMoveError,
     InvalidMeldError,
     InvalidPositionError,
@@ -208,6 +209,20 @@ def test_Z2_2_a_position_opens_the_redraw_only_right_after_the_first_draw() -> N
     assert info.value.rule == "Z2.2"
     later["redraw"] = None
     assert "redraw" not in texts(Deal.from_dict(later))
+    # A full stock less one card is not enough: the second player's first draw, after
+    # the first took the pile, is no deal's first draw (the position reader asks what
+    # the engine asks).
+    rules = BIRIBA.evolve(name="biriba-redraw", first_turn_redraw=True)
+    took = Deal.new(rules, seed=4)
+    took.play("take")
+    took.play(next(m for m in took.legal_moves() if isinstance(m, Discard)))
+    took.play("draw")
+    assert not took.is_legal("redraw")
+    claimed = took.to_dict()
+    claimed["redraw"] = claimed["hands"][took.to_move][0]
+    with pytest.raises(InvalidPositionError, match=r"Z2\.2") as info:
+        Deal.from_dict(claimed)
+    assert info.value.rule == "Z2.2"
 
 
 def test_Z2_2_no_redraw_after_a_meld_or_on_a_later_first_draw() -> None:
@@ -743,11 +758,17 @@ def test_Z4_3_no_pass_before_the_deal_s_end() -> None:
 
 def test_Z4_3_positions_cite_the_last_turn_for_passes() -> None:
     # Passes belong to the deal's last turn (Z4.3, which replaces B4.4 in buraco).
-    for data in (
-        position(rules=BURACO, hands={0: "KS 5C"}, phase="draw", passes=1, discard="QD"),
-        position(rules=BURACO, hands={0: "KS 5C"}, phase="draw", passes=9, discard="QD"),
+    for data, why in (
+        (
+            position(rules=BURACO, hands={0: "KS 5C"}, phase="draw", passes=1, discard="QD"),
+            "only with the stock empty",
+        ),
+        (
+            position(rules=BURACO, hands={0: "KS 5C"}, phase="draw", passes=9, discard="QD"),
+            "passes",
+        ),
     ):
-        with pytest.raises(InvalidPositionError) as info:
+        with pytest.raises(InvalidPositionError, match=why) as info:
             Deal.from_dict(data)
         assert info.value.rule == "Z4.3"
     # A deal ended by its last turn refuses every move by Z4.3.

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from biriba import Deal, Match, RecordError, records
+from biriba import BIRIBA, Deal, Match, RecordError, records
 from biriba.cli import main
 from biriba.replay_page import replay_html, write_replay_html
 from tests.browser import Browser, find_chromium, png_pixels
@@ -130,6 +130,24 @@ def test_a_resumed_match_page_starts_from_the_totals_it_took_up() -> None:
         # (numbered from the deals played before, which the four keys do not give)
         assert steps[0][2].startswith(f"deal {first} of {first + 1}")
         assert steps[-1][2].startswith(f"deal {first + 1} of {first + 1}")
+
+
+def test_a_match_resumed_once_over_shows_its_last_deal() -> None:
+    # Its record keeps the last deal alone (records.rst), whose score the totals hold.
+    match = Match.new(BIRIBA.evolve(name="short", target=50), seed=3)
+    rng = random.Random(2)
+    while not match.is_over:
+        while not match.deal.is_over:
+            match.deal.play(rng.choice(match.deal.legal_moves()))
+        match.next_deal()
+    last = match.scores[-1].teams
+    before = [t - s.total for t, s in zip(match.totals, last, strict=True)]
+    resumed = Match.from_dict(match.to_dict())
+    _, steps, starts = page_data(replay_html(records.record_match(resumed)))
+    assert starts == [0] and steps
+    number = match.deals_played
+    assert steps[-1][2].startswith(f"deal {number} of {number}")
+    assert steps[-1][5].endswith(f"(match before this deal: {before[0]} · {before[1]})")
 
 
 def test_a_record_that_does_not_replay_is_refused() -> None:

@@ -384,6 +384,18 @@ def test_V1_with_the_redraw_the_draw_after_naming_the_suit_is_the_deal_s_first()
     data = deal.to_dict()
     assert data["redraw"] is not None
     assert Deal.from_dict(data).is_legal("redraw")
+    # Read without the optional known cards, and in the deals a view samples, likewise.
+    named = Deal.new(rules, seed=_joker_up_seed(rules))
+    named.play("kozi H")
+    bare = named.to_dict()
+    del bare["known"]
+    again = Deal.from_dict(bare)
+    again.play("draw")
+    assert again.is_legal("redraw")
+    for seat in range(rules.players):
+        sampled = named.view(seat).sample(random.Random(seat))
+        sampled.play("draw")
+        assert sampled.is_legal("redraw")
     size = deal.hand_size(deal.dealer + 1)
     deal.play("redraw")
     assert len(deal.discard_pile) == 1 and deal.hand_size(deal.dealer + 1) == size

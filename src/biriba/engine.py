@@ -23,16 +23,7 @@ from itertools import compress
 from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
-from biriba.cards import (
-    CARDS,
-    EMPTY_COUNTS,
-    JOKER_INDEX,
-    Card,
-    Counts,
-    Suit,
-    counts_of,
-    format_cards,
-)
+from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
 from biriba.enumeration import melds_from_counts, parts_and_substitutes
 from biriba.errors import InvalidMeldError
 from biriba.melds import Meld, fits_in_one_place, sequence_suit
@@ -315,6 +306,11 @@ class Engine:
         #: The rule of passing with the stock exhausted: B4.4, or Z4.3 where the deal ends
         #: with a last turn.
         self.passing_rule = "Z4.3" if self._last_round else "B4.4"
+        #: The rule of drawing from the stock: ``passing_rule``, or V7 where the stock
+        #: ends with cards left in it.
+        self.stock_rule = "V7" if self._stock_end else self.passing_rule
+        #: The rule that ends a deal nobody closed: B7.1's passes, or Z4.3's last turn.
+        self.unclosed_end_rule = "Z4.3" if self._last_round else "B7.1"
         #: The refusals and rule ids that differ between Biriba and Buraco (B6.1, Z4.2, ...).
         self.by_family = _Refusals(rules.family)
         packet_name = self.by_family.packet
@@ -425,25 +421,38 @@ class Engine:
         )
 
     def first_draw(self, position: Position) -> bool:
-        """Whether a draw from the stock in ``position`` is the deal's first (Z2.2): in its
-        :meth:`first_turn`, or, under kózi, right after the first player took a joker
-        up-card and named the bonus suit (V1: the turn goes on with the draw; the pile is
-        empty and the joker the one card known)."""
-        if self.first_turn(position):
-            return True
-        if not self._kozi or position.bonus_suit is None or position.pile:
-            return False
-        seat = position.seat
-        known = position.known
-        return (
-            len(position.stock) == self.full_stock
-            and seat == (position.dealer + 1) % self._players
-            and len(position.reserves) == self.rules.reserve_count
-            and not any(position.melds)
-            and known[seat][JOKER_INDEX] == 1
-            and sum(known[seat]) == 1
-            and not any(map(any, known[:seat] + known[seat + 1 :]))
+        """Whether a draw from the stock in ``position`` is the deal's first (Z2.2)."""
+        return self.opens_redraw(
+            len(position.stock),
+            position.seat,
+            position.dealer,
+            len(position.reserves),
+            len(position.pile),
+            position.melds,
+            position.known,
+            position.bonus_suit is not None,
         )
+
+    def opens_redraw(
+        self,
+        stock_size: int,
+        seat: int,
+        dealer: int,
+        packets: int,
+        pile_size: int,
+        melds: Sequence[Sequence[Meld]],
+        known: Sequence[Iterable[object]],
+        suit_named: bool,
+    ) -> bool:
+        """:meth:`first_draw` from a position's parts (as :meth:`begins` takes them, and
+        whether the bonus suit is named): in the deal's first turn before any move, or,
+        under kózi, right after the first player took a joker up-card and named the bonus
+        suit (V1: the turn goes on with the draw, the pile empty; ``known``, optional in
+        a position, is not asked: nothing else empties the pile of a draw phase before
+        anything is drawn, taken and kept, or melded)."""
+        if self._kozi and suit_named and not pile_size:
+            return self._untouched(stock_size, seat, dealer, packets, melds)
+        return self.begins(stock_size, seat, dealer, packets, pile_size, melds, known)
 
     def begins(
         self,
@@ -460,12 +469,21 @@ class Engine:
         cards each seat is ``known`` to hold (B4.2: a card taken from the pile stays in
         the hand until melded, so any take leaves one known or melded)."""
         return (
+            self._untouched(stock_size, seat, dealer, packets, melds)
+            and pile_size == int(self.rules.up_card)
+            and not any(map(any, known))
+        )
+
+    def _untouched(
+        self, stock_size: int, seat: int, dealer: int, packets: int, melds: Sequence[Sequence[Meld]]
+    ) -> bool:
+        """Whether the first player is to move with the stock full, every packet there
+        and nothing melded: what :meth:`begins` and :meth:`opens_redraw` share."""
+        return (
             stock_size == self.full_stock
             and seat == (dealer + 1) % self._players
             and packets == self.rules.reserve_count
-            and pile_size == int(self.rules.up_card)
             and not any(melds)
-            and not any(map(any, known))
         )
 
     def last_turn_begins(
@@ -780,15 +798,17 @@ class Engine:
         if position.closed_by is not None:
             return Refusal(self.by_family.closing_ends, "the deal is over: a player has closed")
         if self._last_round:
-            return Refusal("Z4.3", "the deal is over: its last turn has been played")
-        return Refusal("B7.1", "the deal is over")
+            return Refusal(self.unclosed_end_rule, "the deal is over: its last turn was played")
+        return Refusal(self.unclosed_end_rule, "the deal is over")
 
     def _stock_refusal(self, reason: str) -> Refusal:
         """A refusal about the stock being exhausted: B4.4 (Z4.3 in Buraco's last round),
         or V7 when the rule set ends the stock with cards left in it."""
         if self._stock_end:
-            return Refusal("V7", f"{reason} (V7: {self._stock_end} cards or fewer count as none)")
-        return Refusal(self.passing_rule, reason)
+            return Refusal(
+                self.stock_rule, f"{reason} (V7: {self._stock_end} cards or fewer count as none)"
+            )
+        return Refusal(self.stock_rule, reason)
 
     def take_refusal(
         self, situation: Situation, size: int, pile: tuple[Card, ...]

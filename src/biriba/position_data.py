@@ -269,7 +269,7 @@ def read_position(
     stock_gone = not engine.stock_open(len(stock))
     if last_round and packets and stock_gone and phase is not Phase.OVER:
         raise _fail("a morto is left, so it is the stock now (Z4.3)", "Z4.3")
-    if len(stock) < min(rules.stock_end_remaining, engine.full_stock):
+    if len(stock) < rules.stock_end_remaining:
         # V7: nobody draws from a stock of stock_end_remaining cards.
         raise _fail(
             f"the stock holds {len(stock)} cards, fewer than the {rules.stock_end_remaining} "
@@ -303,13 +303,22 @@ def read_position(
         redraw = _card(data["redraw"], "redraw")
         if not rules.first_turn_redraw:
             raise _fail("redraw is set, but the rule set has no redraw (Z2.2)", "Z2.2")
-        # Right after the deal's first draw: the stock one card short, every morto there.
-        first_draw = len(stock) == engine.full_stock - 1 and len(packets) == rules.reserve_count
+        # Right after the deal's first draw: before it, with the card back on the stock,
+        # the engine would have opened the redraw.
         if (
             phase is not Phase.PLAY
-            or any(melds)
-            or not first_draw
-            or redraw not in hands[to_move or 0]
+            or to_move is None
+            or not engine.opens_redraw(
+                len(stock) + 1,
+                to_move,
+                dealer,
+                len(packets),
+                len(pile),
+                melds,
+                known,
+                bonus_suit is not None,
+            )
+            or redraw not in hands[to_move]
         ):
             raise _fail(
                 "redraw names the card drawn on the deal's first draw, held by the player "
@@ -323,7 +332,7 @@ def read_position(
             raise _fail(
                 "a deal over with nobody closing needs pass_limit passes (B7.1) or the last "
                 "turn played (Z4.3)",
-                "Z4.3" if last_round else "B7.1",
+                engine.unclosed_end_rule,
             )
         if closed_by is not None:
             closing = engine.by_family.closing
@@ -344,7 +353,8 @@ def read_position(
         if passes >= rules.pass_limit:
             raise _fail(f"{passes} passes in a row end the deal ({passing})", passing)
         if passes and not stock_gone:
-            raise _fail(f"passes happen only with the stock empty ({passing})", passing)
+            stock_rule = engine.stock_rule
+            raise _fail(f"passes happen only with the stock empty ({stock_rule})", stock_rule)
         if phase is Phase.PLAY and passes:
             raise _fail(
                 f"passes are 0 in the play phase: a draw or a take ends a run ({passing})",
@@ -447,7 +457,8 @@ def _check_history(
             "B4.2",
         )
     if passes and not stock_gone:
-        raise _fail(f"passes happen only with the stock empty ({passing})", passing)
+        stock_rule = engine.stock_rule
+        raise _fail(f"passes happen only with the stock empty ({stock_rule})", stock_rule)
     if closed_by is not None and passes:
         raise _fail(
             "a deal closed in a turn that began with a draw or a take, which ends a run of "
@@ -490,8 +501,9 @@ def _check_history(
 
 def _rules(named: object, given: RuleSet | None) -> RuleSet:
     """The rule set a position's ``rules`` value names: a preset's name or a rule set's
-    data; ``given``, when not ``None``, must be that rule set (or, for a file naming a
-    preset, a rule set of that name)."""
+    data; ``given``, when not ``None``, must hold the same rules (its name aside,
+    :func:`~biriba.rules.same_rules`), and is then the rule set read (a name that is
+    ``given``'s stands for it, preset or not)."""
     if given is not None:
         check_rules(given)
     if given is not None and isinstance(named, str) and named == given.name:

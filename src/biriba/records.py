@@ -288,7 +288,7 @@ def from_dict(data: Any) -> Record:
     if data.get("format") != FORMAT:
         raise _fail(f"the format field must be {FORMAT!r}, got {excerpt(data.get('format'))}")
     version = data.get("version")
-    if type(version) is not int or version != VERSION:  # (not True, which equals 1)
+    if isinstance(version, bool) or version != VERSION:  # (True equals 1, not in JSON)
         raise _fail(f"this library reads version {VERSION}, got {excerpt(data.get('version'))}")
     kind = data.get("kind")
     if kind == "deal":

@@ -73,13 +73,18 @@ def _steps(result: Deal | Match) -> list[_Step]:
         last = len(tables) - 1
         return [_Step(t, 0, f"move {i} of {last}") for i, t in enumerate(tables)]
     deals = list(result.finished_deals)
-    if not result.is_over:
-        deals.append(result.deal)
     steps = []
     # A match resumed from data begins with the totals and the deals played before.
     start = result.start
     totals = tuple(start["totals"]) if start else (0,) * result.rules.teams
     before = start["deals_played"] if start else 0
+    if not result.is_over:
+        deals.append(result.deal)
+    elif not deals:
+        # Resumed once over: its last deal alone, whose score the totals already hold.
+        deals.append(result.deal)
+        totals = tuple(a - s.total for a, s in zip(totals, result.deal.score().teams, strict=True))
+        before -= 1
     for index, deal in enumerate(deals):
         tables = _deal_tables(deal)
         last = len(tables) - 1

@@ -267,6 +267,20 @@ def _is_number(value: object) -> bool:
     return _is_int(value) and abs(value) <= _MAX_NUMBER
 
 
+#: The part B rules that part Z does not keep but restates (RULES.md part Z's opening):
+#: the pack (Z1.2) and what a meld is (Z3.2). A Buraco rule set cites the Z rule.
+_RESTATED_IN_Z: Final = {"B1.2": "Z1.2", "B3.1": "Z3.2"}
+
+
+def cited(rules: RuleSet, rule: str) -> str:
+    """``rule``, the id of a part B rule, as ``rules``' game cites it: under Buraco the
+    part Z rule that restates it (B1.2's pack is Z1.2's, B3.1's melds are Z3.2's), else
+    ``rule`` itself."""
+    if rules.family == "buraco":
+        return _RESTATED_IN_Z.get(rule, rule)
+    return rule
+
+
 @attrs.frozen(cache_hash=True, kw_only=True)
 class RuleSet:
     """Every parameter of one set of rules; build a variant with :meth:`evolve`.
@@ -470,7 +484,7 @@ class RuleSet:
             raise BiribaError(
                 f"RuleSet {excerpt(self.name)}: a sequence of at most {self.max_sequence} "
                 f"cards could never hold the {excerpt(self.min_meld)} of min_meld (B3.1, B3.2)",
-                rule="B3.1",
+                rule=cited(self, "B3.1"),
             )
         if self.twos_always_wild and not self.twos_wild:
             raise BiribaError(
@@ -762,20 +776,6 @@ def _preset_of(name: str) -> RuleSet | None:
     or ``None``."""
     key = name.strip().lower()
     return _PRESETS.get(_ALIASES.get(key, key))
-
-
-#: The part B rules that part Z does not keep but restates (RULES.md part Z's opening):
-#: the pack (Z1.2) and what a meld is (Z3.2). A Buraco rule set cites the Z rule.
-_RESTATED_IN_Z: Final = {"B1.2": "Z1.2", "B3.1": "Z3.2"}
-
-
-def cited(rules: RuleSet, rule: str) -> str:
-    """``rule``, the id of a part B rule, as ``rules``' game cites it: under Buraco the
-    part Z rule that restates it (B1.2's pack is Z1.2's, B3.1's melds are Z3.2's), else
-    ``rule`` itself."""
-    if rules.family == "buraco":
-        return _RESTATED_IN_Z.get(rule, rule)
-    return rule
 
 
 def same_rules(one: RuleSet, other: RuleSet) -> bool:
