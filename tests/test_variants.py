@@ -406,6 +406,28 @@ def test_V1_with_the_redraw_the_draw_after_naming_the_suit_is_the_deal_s_first()
     assert not deal.is_legal("redraw")
 
 
+def test_V1_a_named_joker_stays_known_through_the_redraw() -> None:
+    # The card laid off by the redraw (Z2.2) is the one just drawn, which nobody knew the
+    # player to hold: the joker taken when naming the suit stays known, even when the
+    # card drawn and laid off is another joker.
+    rules = BIRIBA_KOZI.evolve(name="kozi-redraw", first_turn_redraw=True)
+    data = Deal.new(rules, seed=_joker_up_seed(rules)).to_dict()
+    stock = data["stock"]
+    if stock[-1] != "JK":  # another joker to the top of the stock
+        hand = next(h for h in (*data["hands"], *data["reserves"], stock) if "JK" in h)
+        i = hand.index("JK")
+        hand[i], stock[-1] = stock[-1], hand[i]
+    deal = Deal.from_dict(data)
+    seat = deal.to_move
+    assert seat is not None and deal.discard_pile == (JOKER,) and deal.stock[-1] == JOKER
+    deal.play("kozi H")
+    deal.play("draw")
+    deal.play("redraw")
+    assert deal.discard_pile == (JOKER,)
+    assert deal.known_cards(seat) == (JOKER,) and JOKER in deal.hand(seat)
+    assert deal.view((seat + 1) % 4).known[seat] == (JOKER,)
+
+
 def test_V1_a_first_position_s_bonus_suit_is_its_up_card_s() -> None:
     # Before any move the up-card alone decides: another suit, or any suit while a joker
     # up-card waits to be named, is a position no deal reaches.

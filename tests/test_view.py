@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biriba import Card, Deal, Phase, PlayerView, parse_cards
+from biriba import BIRIBA, Card, Deal, Phase, PlayerView, full_pack, parse_cards
 
 from .helpers import deal_at, examples, played
 
@@ -146,6 +146,43 @@ def test_sampling_spreads_the_unknown_cards_uniformly() -> None:
         expected = trials * copies_of_target * p
         sd = (trials * copies_of_target * p * (1 - p)) ** 0.5
         assert abs(places[place] - expected) < 6 * sd + 1, (place, places[place], expected)
+
+
+def test_a_sample_leaves_the_player_to_move_a_legal_move() -> None:
+    # B4.5 in a sampled deal: the public history says more than the view holds. Seat 1
+    # melded 15 of an entry minimum of 50 (V3), so it can still reach it: a dealing of
+    # seat 1's unseen hand that cannot is dealt again.
+    rules = BIRIBA.evolve(name="entry-50", entry_minimum=50)
+    pack = Counter(full_pack(rules))
+    mine = parse_cards("3C 4C 5C KS KH KD QS QH QD 9S 8D")
+    rest = list((pack - Counter(mine) - Counter(parse_cards("6D"))).elements())
+    random.Random(2).shuffle(rest)
+    text = [str(c) for c in rest]
+    deal = Deal.from_dict(
+        {
+            "rules": rules.to_dict(),
+            "dealer": 0,
+            "to_move": 1,
+            "phase": "draw",
+            "hands": [text[0:11], [str(c) for c in mine], text[11:22], text[22:33]],
+            "stock": text[55:],
+            "discard": ["6D"],
+            "reserves": [text[33:44], text[44:55]],
+            "melds": [[], []],
+            "reserve_received": [False, False],
+            "passes": 0,
+        }
+    )
+    deal.play("draw")
+    deal.play("meld 3C 4C 5C")
+    view = deal.view(0)
+    for seed in range(40):
+        sampled = view.sample(random.Random(seed))
+        assert sampled.legal_moves()
+        assert sampled.view(0) == view
+        Deal.from_dict(sampled.to_dict())  # a position the reader accepts (B4.5)
+    # The same seed, the same sample.
+    assert view.sample(random.Random(7)).to_dict() == view.sample(random.Random(7)).to_dict()
 
 
 def test_sample_type_check() -> None:

@@ -623,6 +623,10 @@ _CARD: Final = {Card}
 _CARD_OR_NONE: Final = {Card, type(None)}
 
 
+#: How many dealings :meth:`PlayerView.sample` tries before it gives up (B4.5).
+_SAMPLE_TRIES: Final = 1000
+
+
 @attrs.frozen
 class PlayerView:
     """Everything one seat may know of a deal; build it with ``deal.view(seat)``."""
@@ -865,16 +869,32 @@ class PlayerView:
     def sample(self, rng: random.Random) -> Deal:
         """A full deal consistent with this view: the same own hand, melds, pile, counts,
         known cards and public history, the unknown cards dealt uniformly at random over
-        the other hands, the stock and the reserves.
+        the other hands, the stock and the reserves, among the dealings that leave the
+        player to move a legal move (B4.5).
+
+        A dealing can break B4.5 where the public history says more than the view holds:
+        a player who took a one-card pile holding one card did not hold a second copy of
+        it (B4.2), a player who melded short of an entry minimum (V3) can still reach it.
+        Such a dealing is dealt again, up to 1,000 times (a view of a real deal has at
+        least one good dealing; past that, :class:`~biriba.BiribaError`, B4.5).
 
         The sampled deal's history is the public history; it cannot be undone past its
         start.
         """
         if not isinstance(rng, random.Random):
             raise TypeError(f"sample needs a random.Random, got {type(rng).__name__}")
-        pool = list(self.unknown_cards())
-        rng.shuffle(pool)
-        return self._deal_from(pool)
+        unknown = list(self.unknown_cards())
+        for _ in range(_SAMPLE_TRIES):
+            pool = unknown[:]
+            rng.shuffle(pool)
+            deal = self._deal_from(pool)
+            if deal.is_over or deal.legal_moves():
+                return deal
+        raise BiribaError(
+            f"no dealing of the unseen cards out of {_SAMPLE_TRIES:,} leaves seat "
+            f"{self.to_move} a legal move (B4.5): the view is of no real deal",
+            rule="B4.5",
+        )
 
     def _deal_from(self, pool: list[Card]) -> Deal:
         """The deal consistent with the view whose unknown places get ``pool`` in order:

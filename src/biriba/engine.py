@@ -1283,7 +1283,8 @@ class Engine:
                 end_turn = True
         elif isinstance(move, Redraw):  # Z2.2: the card drawn goes up, the next comes in
             assert redraw is not None
-            hands, sizes, known = _without_one(hands, sizes, known, seat, redraw.index)
+            # (the card just drawn, which nobody knew the player to hold: known unchanged)
+            hands, sizes, _ = _without_one(hands, sizes, known, seat, redraw.index)
             pile += (redraw,)
             redraw = None
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
