@@ -14,6 +14,7 @@ import pytest
 from biriba import BIRIBA, BURACO, BiribaError, Deal, Move, RuleSet, records
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
 from biriba.cli import _shown, main
+from biriba.demo import run_demo
 from biriba.simulate import simulate
 from biriba.terminal import run_play
 
@@ -208,6 +209,7 @@ def test_cli_without_a_command_prints_the_help_and_exits_2(
 
 def test_play_drives_through_its_input() -> None:
     script = "\n".join(["help", "hint", "nonsense", "0", "999", "discard ZZ", "1", "undo"]) + "\n"
+    script += "²\n" + "9" * 5000 + "\n"  # digits int() refuses: not a move, never a crash
     script += "1\n" * 400  # then always the first listed move, to the end of the deal
     out = io.StringIO()
     code = run_play(io.StringIO(script), out, seed=3)
@@ -218,6 +220,19 @@ def test_play_drives_through_its_input() -> None:
     assert "There is no move 0" in text and "There is no move 999" in text
     assert "Taken back." in text
     assert "The deal is over" in text and "total" in text
+    assert "Not allowed: '²' is not a move" in text
+
+
+def test_the_demo_says_how_a_buraco_deal_ended() -> None:
+    # Going out (Z4.2) or the last turn (Z4.3), not Biriba's close and passes.
+    endings = set()
+    for name in ("buraco", "buraco-6"):
+        out = io.StringIO()
+        run_demo(out=out, rules=RuleSet.named(name))
+        line = next(x for x in out.getvalue().splitlines() if "The deal ended" in x)
+        assert "B6.1" not in line and "B4.4" not in line and "B7.1" not in line
+        endings.add(line.split(": ", 1)[1])
+    assert any("went out (Z4.2)" in e or "last turn was played (Z4.3)" in e for e in endings)
 
 
 def test_play_stops_cleanly_when_input_ends_or_quits() -> None:

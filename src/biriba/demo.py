@@ -9,6 +9,7 @@ from biriba.bots import GreedyBot
 from biriba.deal import Deal
 from biriba.moves import Discard, Pass
 from biriba.rules import BIRIBA, RuleSet
+from biriba.terminal import ending
 
 __all__ = ["run_demo"]
 
@@ -38,12 +39,7 @@ def run_demo(
             if verbose:
                 print(f"  turn {turns:>3}  seat {seat}: {', '.join(turn)}", file=stream)
             turn = []
-    how = (
-        f"seat {deal.closed_by} closed (B6.1)"
-        if deal.closed_by is not None
-        else f"{rules.pass_limit} passes in a row with the stock empty (B4.4)"
-    )
-    print(f"\nThe deal ended after {turns} turns: {how}.\n", file=stream)
+    print(f"\nThe deal ended after {turns} turns: {ending(deal)}.\n", file=stream)
     print(deal, file=stream)
     rule = "Z5.1" if rules.family == "buraco" else "B8"
     print(f"\nScore ({rule}):", file=stream)

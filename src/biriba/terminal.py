@@ -9,6 +9,7 @@ from biriba.bots import Bot, GreedyBot
 from biriba.bots.heuristics import greedy_choice
 from biriba.cards import format_cards
 from biriba.deal import Deal, Phase
+from biriba.engine import engine_for
 from biriba.errors import AmbiguousMoveError, BiribaError
 from biriba.melds import MeldKind
 from biriba.moves import Move
@@ -151,7 +152,7 @@ def run_play(
                 print("Taken back.", file=out)
                 break
             chosen: Move | str
-            if text.isdigit():
+            if text.isascii() and text.isdigit() and len(text) < 10:  # (not ², not 10**5000)
                 number = int(text)
                 if not 1 <= number <= len(moves):
                     print(f"There is no move {number}; choose 1 to {len(moves)}.", file=out)
@@ -175,13 +176,7 @@ def run_play(
     print("", file=out)
     print(render_table(deal, seat), file=out)
     _, _, closed = deal.rules.words
-    if deal.closed_by is not None:
-        how = f"seat {deal.closed_by} {closed}"
-    elif deal.last_turn:
-        how = "the last turn is played"
-    else:
-        how = f"{deal.rules.pass_limit} passes"
-    print(f"The deal is over ({how}).", file=out)
+    print(f"The deal is over: {ending(deal)}.", file=out)
     for team, score in enumerate(deal.score().teams):
         print(
             f"Team {team}: melded {score.melded}, bonuses {score.bonuses}, hands "
@@ -190,3 +185,17 @@ def run_play(
             file=out,
         )
     return 0
+
+
+def ending(deal: Deal) -> str:
+    """How ``deal``, once over, ended, with the rule: a seat closing (B6.1) or going out
+    (Z4.2), the last turn played (Z4.3), or the passes (B7.1)."""
+    engine = engine_for(deal.rules)
+    if deal.closed_by is not None:
+        closing = engine.by_family.closing
+        return f"seat {deal.closed_by} {deal.rules.words[2]} ({closing})"
+    if deal.last_turn:
+        return f"the last turn was played ({engine.unclosed_end_rule})"
+    return (
+        f"{deal.rules.pass_limit} passes in a row with the stock empty ({engine.unclosed_end_rule})"
+    )
