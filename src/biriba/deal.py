@@ -961,3 +961,17 @@ class PlayerView:
             opening=self.opening,
         )
         return Deal._at(engine_for(rules), position, [], list(self.history), None, None, None)
+
+
+def ending(deal: Deal) -> str:
+    """How ``deal``, once over, ended, with the rule: a seat closing (B6.1) or going out
+    (Z4.2), the last turn played (Z4.3), or the passes (B7.1)."""
+    engine = engine_for(deal.rules)
+    if deal.closed_by is not None:
+        closing = engine.by_family.closing
+        return f"seat {deal.closed_by} {deal.rules.words[2]} ({closing})"
+    if deal.last_turn:
+        return f"the last turn was played ({engine.unclosed_end_rule})"
+    return (
+        f"{deal.rules.pass_limit} passes in a row with the stock empty ({engine.unclosed_end_rule})"
+    )

@@ -6,10 +6,9 @@ import sys
 from typing import TextIO
 
 from biriba.bots import GreedyBot
-from biriba.deal import Deal
+from biriba.deal import Deal, ending
 from biriba.moves import Discard, Pass
 from biriba.rules import BIRIBA, RuleSet
-from biriba.terminal import ending
 
 __all__ = ["run_demo"]
 

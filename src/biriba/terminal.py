@@ -8,8 +8,7 @@ from typing import TextIO
 from biriba.bots import Bot, GreedyBot
 from biriba.bots.heuristics import greedy_choice
 from biriba.cards import format_cards
-from biriba.deal import Deal, Phase
-from biriba.engine import engine_for
+from biriba.deal import Deal, Phase, ending
 from biriba.errors import AmbiguousMoveError, BiribaError
 from biriba.melds import MeldKind
 from biriba.moves import Move
@@ -185,17 +184,3 @@ def run_play(
             file=out,
         )
     return 0
-
-
-def ending(deal: Deal) -> str:
-    """How ``deal``, once over, ended, with the rule: a seat closing (B6.1) or going out
-    (Z4.2), the last turn played (Z4.3), or the passes (B7.1)."""
-    engine = engine_for(deal.rules)
-    if deal.closed_by is not None:
-        closing = engine.by_family.closing
-        return f"seat {deal.closed_by} {deal.rules.words[2]} ({closing})"
-    if deal.last_turn:
-        return f"the last turn was played ({engine.unclosed_end_rule})"
-    return (
-        f"{deal.rules.pass_limit} passes in a row with the stock empty ({engine.unclosed_end_rule})"
-    )
