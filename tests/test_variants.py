@@ -43,6 +43,7 @@ from biriba import (
 )
 from biriba import engine as biriba_engine
 from biriba.bots import GreedyBot, RandomBot, play_deal
+from biriba.cards import counts_of
 from biriba.engine import Engine, Situation, engine_for
 
 from .helpers import (
@@ -806,6 +807,97 @@ def test_V3_a_card_worth_less_than_nothing_counts_against_a_minimum_reached() ->
     with pytest.raises(InvalidPositionError) as refused:
         Deal.from_dict(data)
     assert refused.value.rule == "B4.5"
+
+
+def test_V3_a_card_worth_less_than_nothing_does_not_hide_a_meld_that_reaches_the_minimum() -> None:
+    """V3 with threes worth -50: a hand of KC KD KH QC QD QH 3C 3D 5S, in the team's
+    opening turn under a minimum of 60, may lay either group, then the other (30 + 30),
+    keeping the threes and 5S. The look-ahead's bound on what the hand can still lay
+    counts no card worth less than nothing: the hand's whole value (-5) is below what
+    the team then lacks (30), yet the second group reaches it."""
+    values = list(BIRIBA.card_values)
+    values[3] = -50
+    rules = BIRIBA.evolve(name="v3", entry_minimum=60, card_values=tuple(values))
+    deal = deal_at(rules=rules, hands={0: "KC KD KH QC QD QH 3C 3D 5S"})
+    assert {"meld KC KD KH", "meld QC QD QH"} <= texts(deal)
+    assert Engine(rules, plain_bound=True).legal_moves(deal.position) == deal.legal_moves()
+    deal.play("meld KC KD KH")
+    assert "meld QC QD QH" in texts(deal)
+    assert not any(text.startswith("discard") for text in texts(deal))  # 30 short still
+
+
+@pytest.mark.parametrize(
+    ("hand", "melds", "points"),
+    [
+        # Three kings; 9S, 5H and 4C have no card of their suit within a rank, nor a
+        # second of their rank, and no substitute could bring one: they count nothing.
+        ("KC KD KH 9S 5H 4C", (), 30),
+        # A joker counts (20); the naturals are still out of its reach (two ranks).
+        ("KC KD KH 9S 5H 4C JK", (), 50),
+        # 9S and 7S: within the joker's reach of each other, each beside it at most.
+        ("KC KD KH 9S 7S 4C JK", (), 65),
+        # 9S 7S 5S and one joker: it stands beside two of them at most, the most
+        # valuable two (9S 10, 7S 5) counted.
+        ("KC KD KH 9S 7S 5S JK", (), 65),
+        # 8S beside 9S: both count, whatever the substitutes (as the kings do).
+        ("KC KD KH 9S 8S", (), 50),
+        # 9H two ranks above 5H 6H 7H: out of reach without a substitute.
+        ("9H 4C", ("5H 6H 7H",), 0),
+        # ... within reach once the sequence's joker may move up to 8H (B3.9).
+        ("9H 4C", ("5H JK 7H",), 10),
+        # A group of kings on the table takes KS; 4C has nowhere to go.
+        ("KS 4C", ("KC KD KH",), 10),
+    ],
+)
+def test_V3_the_look_ahead_counts_only_the_naturals_a_meld_could_take(
+    hand: str, melds: tuple[str, ...], points: int
+) -> None:
+    """V3, B4.5: the bound the look-ahead puts on the points a hand can still lay towards
+    the minimum counts the substitutes, and a natural only where a meld could still take
+    it (B3.3, B3.4, B3.8, B3.9); the plain bound counts every card."""
+    rules = BIRIBA.evolve(name="v3", entry_minimum=150)
+    situation = Situation(
+        counts_of(parse_cards(hand)),
+        tuple(Meld.parse(text, rules) for text in melds),
+        False,
+        None,
+        None,
+        True,
+    )
+    assert Engine(rules)._layable_points(situation) == points
+    everything = sum(rules.card_value(card) for card in parse_cards(hand))
+    assert Engine(rules, plain_bound=True)._layable_points(situation) == everything
+
+
+@settings(max_examples=examples(4), deadline=None)
+@given(
+    st.sampled_from([BIRIBA, BURACO, BIRIBA.evolve(max_substitutes=2, name="v7")]),
+    st.sampled_from([60, 90, 120]),
+    st.integers(0, 10**6),
+)
+def test_V3_the_bound_lists_the_same_moves_in_random_deals(
+    base: RuleSet, minimum: int, seed: int
+) -> None:
+    """B4.5 under V3: at every opening turn of a random deal (hands of up to 14 cards,
+    whose plain search stays short), the moves listed are those the search with only the
+    plain bound finds."""
+    rules = base.evolve(entry_minimum=minimum)
+    oracle = Engine(rules, plain_bound=True)
+    deal = Deal.new(rules, seed=seed)
+    rng = random.Random(seed)
+    compared = 0
+    while not deal.is_over:
+        listed = deal.legal_moves()
+        position = deal.position
+        if (
+            position.phase is Phase.PLAY
+            and position.opening
+            and position.sizes[position.seat] <= 14
+        ):
+            assert listed == oracle.legal_moves(position)
+            compared += 1
+        deal.play(rng.choice(listed))
+    assert compared
 
 
 # ---------------------------------------------------------------- V5, V6, V7

@@ -148,7 +148,7 @@ def test_sampling_spreads_the_unknown_cards_uniformly() -> None:
         assert abs(places[place] - expected) < 6 * sd + 1, (place, places[place], expected)
 
 
-def test_a_sample_leaves_the_player_to_move_a_legal_move() -> None:
+def test_B4_5_a_sample_leaves_the_player_to_move_a_legal_move() -> None:
     # B4.5 in a sampled deal: the public history says more than the view holds. Seat 1
     # melded 15 of an entry minimum of 50 (V3), so it can still reach it: a dealing of
     # seat 1's unseen hand that cannot is dealt again.

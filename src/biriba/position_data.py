@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of
-from biriba.engine import Engine, engine_for
+from biriba.engine import Engine, Start, engine_for
 from biriba.errors import BiribaError, InvalidMeldError, InvalidPositionError, NotationError
 from biriba.limits import MAX_CARDS, excerpt
 from biriba.melds import Meld
@@ -288,7 +288,7 @@ def read_position(
     first = (
         phase is Phase.DRAW
         and to_move is not None
-        and engine.begins(len(stock), to_move, dealer, len(packets), len(pile), melds, known)
+        and engine.begins(Start(len(stock), to_move, dealer, len(packets), len(pile), melds, known))
     )
     bonus_suit = _bonus_suit(data, rules, pile, first)
     opening = _flag(data, "opening", not melds[to_move % t] if to_move is not None else False)
@@ -309,13 +309,7 @@ def read_position(
             phase is not Phase.PLAY
             or to_move is None
             or not engine.opens_redraw(
-                len(stock) + 1,
-                to_move,
-                dealer,
-                len(packets),
-                len(pile),
-                melds,
-                known,
+                Start(len(stock) + 1, to_move, dealer, len(packets), len(pile), melds, known),
                 bonus_suit is not None,
             )
             or redraw not in hands[to_move]
