@@ -14,8 +14,10 @@ from biriba.simulate import simulate
 def main(argv: list[str] | None = None) -> None:
     """Play every pairing of the bots named in the list, a few deals each."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--deals", type=int, default=4)
+    parser.add_argument("--deals", type=int, default=4, help="deals per pairing (at least 1)")
     args = parser.parse_args(argv)
+    if args.deals < 1:
+        parser.error(f"--deals must be at least 1, got {args.deals}")
     names = ["random", "greedy"]
     points = dict.fromkeys(names, 0.0)
     for first, second in itertools.combinations(names, 2):

@@ -4,6 +4,7 @@ its extra is not installed."""
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -294,3 +295,39 @@ def test_simulate_on_a_dask_cluster() -> None:
             ["greedy", "random"], deals=12, seed="dask", executor=client.get_executor()
         )
     assert remote == local
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"simulations": 0}, BiribaError),
+        ({"simulations": -1}, BiribaError),
+        ({"simulations": "5"}, TypeError),
+        ({"horizon": -1}, BiribaError),
+        ({"horizon": 1.5}, TypeError),
+        ({"uct_c": math.inf}, BiribaError),
+        ({"uct_c": -0.5}, BiribaError),
+        ({"uct_c": "2"}, TypeError),
+        ({"seed": 1.5}, TypeError),
+    ],
+)
+def test_ismcts_player_arguments_are_checked(
+    kwargs: dict[str, Any], error: type[Exception]
+) -> None:
+    _, adapter = _openspiel()
+    with pytest.raises(error) as caught:
+        adapter.ISMCTSPlayer(**kwargs)
+    assert type(caught.value) is error
+    with pytest.raises(BiribaError, match="horizon"):
+        adapter.TableEvaluator(horizon=-1)
+
+
+def test_ismcts_player_is_given_a_view_of_the_seat_to_move() -> None:
+    _, adapter = _openspiel()
+    player = adapter.ISMCTSPlayer(seed=1, simulations=2)
+    deal = Deal.new(seed=5)
+    with pytest.raises(TypeError, match=r"ISMCTSPlayer\.choose expects a PlayerView"):
+        player.choose(deal)
+    with pytest.raises(BiribaError, match="is not to move") as caught:
+        player.choose(deal.view((deal.dealer + 2) % 4))
+    assert caught.value.rule == "B4.1"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import json
+import math
 import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -98,7 +100,7 @@ def test_simulation_errors() -> None:
         simulate(["greedy", "chess"], deals=1)
     with pytest.raises(BiribaError, match="one bot per team: 2"):
         simulate(["greedy"], deals=1)
-    with pytest.raises(BiribaError, match="positive"):
+    with pytest.raises(BiribaError, match="deals must be at least 1"):
         simulate(["greedy", "random"], deals=0)
 
 
@@ -238,6 +240,15 @@ def test_the_demo_says_how_a_buraco_deal_ended() -> None:
             assert line.endswith(": the last turn was played (Z4.3).")
 
 
+def test_play_names_every_partner_of_a_team_of_three() -> None:
+    out = io.StringIO()
+    run_play(io.StringIO("quit\n"), out, seed=3, rules=RuleSet.named("buraco-6"))
+    assert "you are seat 0, your partners seats 2 and 4." in out.getvalue()
+    out = io.StringIO()
+    run_play(io.StringIO("quit\n"), out, seed=3)
+    assert "you are seat 0, your partner seat 2." in out.getvalue()
+
+
 def test_play_stops_cleanly_when_input_ends_or_quits() -> None:
     out = io.StringIO()
     assert run_play(io.StringIO(""), out, seed=3) == 1
@@ -286,7 +297,18 @@ def test_monte_carlo_arguments_of_the_wrong_type_raise_type_error(kwargs: dict[s
 
 
 @pytest.mark.parametrize(
-    "kwargs", [{"iterations": 0}, {"candidates": -1}, {"horizon": 0}, {"time_limit": 0}]
+    "kwargs",
+    [
+        {"iterations": 0},
+        {"candidates": -1},
+        {"horizon": 0},
+        {"time_limit": 0},
+        # A search that would never end, or that would never prune: None says so.
+        {"time_limit": math.inf},
+        {"time_limit": math.nan},
+        {"prune": math.inf},
+        {"prune": -1.0},
+    ],
 )
 def test_monte_carlo_arguments_out_of_range_raise_biriba_error(kwargs: dict[str, Any]) -> None:
     with pytest.raises(BiribaError, match=next(iter(kwargs))):
@@ -314,9 +336,54 @@ def test_play_deal_checks_its_bots() -> None:
         ({"executor": "pool"}, TypeError),
         ({"progress": 3}, TypeError),
         ({"max_deals_per_match": 0}, BiribaError),
+        ({"max_deals_per_match": "3"}, TypeError),
+        ({"deals": "3"}, TypeError),
+        ({"deals": 0}, BiribaError),
+        ({"deals": 2.0}, TypeError),
     ],
 )
 def test_simulate_arguments_are_checked(kwargs: dict[str, Any], error: type[Exception]) -> None:
     with pytest.raises(error) as caught:
-        simulate(["greedy", "random"], deals=1, **kwargs)
+        simulate(["greedy", "random"], **{"deals": 1, **kwargs})
     assert type(caught.value) is error
+
+
+@pytest.mark.parametrize("bot", [RandomBot(1), GreedyBot(1), MonteCarloBot(1, iterations=1)])
+def test_a_bot_is_given_a_view_of_the_seat_to_move(bot: Any) -> None:
+    """A bot's choose takes a PlayerView (TypeError for anything else, a Deal included),
+    of the seat to move (B4.1), in a deal not over (err.rule the rule that ended it)."""
+    deal = Deal.new(seed=5)
+    name = type(bot).__name__
+    for wrong in (None, deal, "draw"):
+        with pytest.raises(TypeError, match=rf"{name}\.choose expects a PlayerView"):
+            bot.choose(wrong)
+    waiting = (deal.dealer + 2) % 4
+    with pytest.raises(BiribaError, match=f"seat {waiting} is not to move") as caught:
+        bot.choose(deal.view(waiting))
+    assert caught.value.rule == "B4.1"
+    play_deal(deal, [RandomBot(s) for s in range(4)])
+    with pytest.raises(BiribaError, match="the deal is over") as caught:
+        bot.choose(deal.view(0))
+    assert caught.value.rule == "B7.1"  # closed or passed out, B7.1 ends the deal
+    buraco = play_deal(Deal.new(BURACO, seed=5), [RandomBot(s) for s in range(4)])
+    with pytest.raises(BiribaError, match="the deal is over") as caught:
+        bot.choose(buraco.view(1))
+    assert caught.value.rule == ("Z4.2" if buraco.closed_by is not None else "Z4.3")
+
+
+def test_monte_carlo_repr_names_its_budget_and_horizon() -> None:
+    assert repr(MonteCarloBot(iterations=4, horizon=12)) == (
+        "MonteCarloBot(iterations=4, candidates=3, horizon=12, prune=2.0)"
+    )
+    assert repr(MonteCarloBot(time_limit=0.5, prune=None)) == (
+        "MonteCarloBot(time_limit=0.5, candidates=3, horizon=30, prune=None)"
+    )
+
+
+def test_simulate_names_a_partial_factory_by_its_function_and_arguments() -> None:
+    result = simulate(
+        [functools.partial(MonteCarloBot, iterations=1, horizon=5), "random"],
+        deals=1,
+        workers=1,
+    )
+    assert result.names == ("MonteCarloBot(iterations=1, horizon=5)", "RandomBot")

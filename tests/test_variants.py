@@ -43,7 +43,6 @@ from biriba import (
 )
 from biriba import engine as biriba_engine
 from biriba.bots import GreedyBot, RandomBot, play_deal
-from biriba.cards import counts_of
 from biriba.engine import Engine, Situation, engine_for
 
 from .helpers import (
@@ -813,8 +812,8 @@ def test_V3_a_card_worth_less_than_nothing_does_not_hide_a_meld_that_reaches_the
     """V3 with threes worth -50: a hand of KC KD KH QC QD QH 3C 3D 5S, in the team's
     opening turn under a minimum of 60, may lay either group, then the other (30 + 30),
     keeping the threes and 5S. The look-ahead's bound on what the hand can still lay
-    counts no card worth less than nothing: the hand's whole value (-5) is below what
-    the team then lacks (30), yet the second group reaches it."""
+    counts no card below nothing: the hand's whole value (-65) is below what the team
+    then lacks (30), yet the second group reaches it (both groups were refused)."""
     values = list(BIRIBA.card_values)
     values[3] = -50
     rules = BIRIBA.evolve(name="v3", entry_minimum=60, card_values=tuple(values))
@@ -826,47 +825,21 @@ def test_V3_a_card_worth_less_than_nothing_does_not_hide_a_meld_that_reaches_the
     assert not any(text.startswith("discard") for text in texts(deal))  # 30 short still
 
 
-@pytest.mark.parametrize(
-    ("hand", "melds", "points"),
-    [
-        # Three kings; 9S, 5H and 4C have no card of their suit within a rank, nor a
-        # second of their rank, and no substitute could bring one: they count nothing.
-        ("KC KD KH 9S 5H 4C", (), 30),
-        # A joker counts (20); the naturals are still out of its reach (two ranks).
-        ("KC KD KH 9S 5H 4C JK", (), 50),
-        # 9S and 7S: within the joker's reach of each other, each beside it at most.
-        ("KC KD KH 9S 7S 4C JK", (), 65),
-        # 9S 7S 5S and one joker: it stands beside two of them at most, the most
-        # valuable two (9S 10, 7S 5) counted.
-        ("KC KD KH 9S 7S 5S JK", (), 65),
-        # 8S beside 9S: both count, whatever the substitutes (as the kings do).
-        ("KC KD KH 9S 8S", (), 50),
-        # 9H two ranks above 5H 6H 7H: out of reach without a substitute.
-        ("9H 4C", ("5H 6H 7H",), 0),
-        # ... within reach once the sequence's joker may move up to 8H (B3.9).
-        ("9H 4C", ("5H JK 7H",), 10),
-        # A group of kings on the table takes KS; 4C has nowhere to go.
-        ("KS 4C", ("KC KD KH",), 10),
-    ],
-)
-def test_V3_the_look_ahead_counts_only_the_naturals_a_meld_could_take(
-    hand: str, melds: tuple[str, ...], points: int
-) -> None:
-    """V3, B4.5: the bound the look-ahead puts on the points a hand can still lay towards
-    the minimum counts the substitutes, and a natural only where a meld could still take
-    it (B3.3, B3.4, B3.8, B3.9); the plain bound counts every card."""
-    rules = BIRIBA.evolve(name="v3", entry_minimum=150)
-    situation = Situation(
-        counts_of(parse_cards(hand)),
-        tuple(Meld.parse(text, rules) for text in melds),
-        False,
-        None,
-        None,
-        True,
-    )
-    assert Engine(rules)._layable_points(situation) == points
-    everything = sum(rules.card_value(card) for card in parse_cards(hand))
-    assert Engine(rules, plain_bound=True)._layable_points(situation) == everything
+def test_V3_a_substitute_moved_along_a_sequence_brings_a_natural_within_reach() -> None:
+    """V3, B3.9: under Buraco with a minimum of 60, ``meld 2H 9C TC`` (30, the two
+    standing for 8C) is legal with 8C JC KC in hand: adding 8C moves the two up to J,
+    adding JC moves it to Q, and KC then joins beside it (60). KC is three ranks from
+    the sequence as laid and the hand holds no substitute: only the sequence's own,
+    moved as naturals are added, brings it within reach."""
+    rules = BURACO.evolve(name="v3", entry_minimum=60)
+    deal = deal_at(rules=rules, hands={0: "2H 9C TC 8C JC KC 4D 7S"})
+    assert "meld 2H 9C TC" in texts(deal)
+    assert Engine(rules, plain_bound=True).legal_moves(deal.position) == deal.legal_moves()
+    for move in ("meld 2H 9C TC", "add 0 8C -> 8C 9C TC 2H", "add 0 JC -> 8C 9C TC JC 2H"):
+        deal.play(move)
+        assert not any(text.startswith("discard") for text in texts(deal))  # still short
+    deal.play("add 0 KC")
+    assert {"discard 4D", "discard 7S"} <= texts(deal)  # 60 reached
 
 
 @settings(max_examples=examples(4), deadline=None)

@@ -26,7 +26,7 @@ from biriba import enumeration
 from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
 from biriba.enumeration import melds_from_counts, parts_and_substitutes
 from biriba.errors import InvalidMeldError
-from biriba.melds import Meld, MeldKind, fits_in_one_place, sequence_suit
+from biriba.melds import Meld, fits_in_one_place, sequence_suit
 from biriba.moves import (
     AddToMeld,
     Discard,
@@ -285,11 +285,10 @@ class Engine:
 
     def __init__(self, rules: RuleSet, *, plain_bound: bool = False) -> None:
         """The engine of ``rules``. With ``plain_bound``, the V3 look-ahead bounds what a
-        hand can still lay by its cards' values alone (:meth:`_layable_points`), never
-        by which of its cards could join a meld, nor by what its melds could hold
-        (:meth:`_beyond_melds`): it searches more, never less, and finds the same
-        moves; the tests compare the two. Share engines through :func:`engine_for`,
-        which makes them without it."""
+        hand can still lay by its cards' values alone (:meth:`_card_points`), never by
+        what its melds could hold (:meth:`_beyond_melds`): it searches more, never
+        less, and finds the same moves; the tests compare the two. Share engines
+        through :func:`engine_for`, which makes them without it."""
         #: The rule set.
         self.rules = rules
         self._players = rules.players
@@ -321,8 +320,6 @@ class Engine:
             for card in CARDS
         )
         self._natural_twos = tuple(i for i, role in enumerate(self._roles) if role == 1)
-        #: V3: whether :meth:`_layable_points` bounds by the cards' values alone.
-        self._plain_bound = plain_bound
         #: V3: each card's value, or 0 for one worth less than nothing (laying it never
         #: brings the team nearer the minimum).
         self._gains = tuple(max(0, value) for value in rules.values)
@@ -372,8 +369,6 @@ class Engine:
         #: before the hand empties into the packet.)
         self.packet_unseen_ok = rules.reserve_size >= max(self.free_hand, most_copies + 1)
         self._finish_cache: dict[Situation, bool] = {}
-        #: V3: :meth:`_hand_bound` of the hands the look-ahead has met.
-        self._hand_bounds: dict[Counts, _HandBound] = {}
         #: How many look-aheads are under way (:meth:`_finishes` asks itself, through
         #: :meth:`_after_refusal`, and an opening turn's :meth:`play_moves` counts as
         #: one): the cache is emptied past :data:`_FINISH_CACHE_LIMIT` only when none
@@ -1053,7 +1048,7 @@ class Engine:
                 # hand's value (and the packet's it may empty into) and what its melds
                 # could hold; then every way on.
                 if short and (
-                    self._layable_points(situation) < short or self._beyond_melds(situation, short)
+                    self._card_points(situation) < short or self._beyond_melds(situation, short)
                 ):
                     found = False
                 else:
@@ -1099,114 +1094,19 @@ class Engine:
             cache.clear()
         self._searching += 1
 
-    def _layable_points(self, situation: Situation) -> int:
-        """V3: a bound on the points the team can still lay this turn towards the minimum:
-        the value of the substitutes in hand and of the naturals a meld could still take
-        (with ``plain_bound``, of every card). The packet the hand may empty into counts
-        for nothing: the minimum must be reached before (:meth:`_after_refusal`).
-
-        Whatever the order of the moves, a natural ends in a meld only beside cards that
-        let it: a group of its rank (which holds two naturals at least, B3.3, Z3.4: a
-        group on the table, or another natural of its rank in hand and a third card), or
-        a sequence of its suit, where the ranks between it and its nearest natural are
-        substitutes (B3.4), of the hand or moved to an end of a sequence on the table
-        (B3.9; melds are never joined, B3.8, and only substitutes join a wild meld,
-        Z3.7). A natural beside another card of its suit in hand (its own two counted,
-        as it may stand natural at rank 2, B3.6), beside or within a sequence on the
-        table (the ranks its substitutes may move to counted), of a rank grouped on the
-        table or held three times, counts; so do the others within reach of such a
-        card, but every such one has only substitutes of the hand beside it in its
-        meld, and a substitute stands beside two cards at most: of them, only the
-        ``2 * substitutes`` most valuable count.
-        """
-        hand = situation.hand
-        if self._plain_bound:
-            gains = self._gains
-            return sum([count * gains[i] for i, count in enumerate(hand) if count])
-        found = self._hand_bounds.get(hand)
-        if found is None:
-            if len(self._hand_bounds) >= _FINISH_CACHE_LIMIT:
-                self._hand_bounds.clear()
-            found = self._hand_bounds[hand] = self._hand_bound(hand)
-        points, substitutes, wanting = found
-        if not wanting:
-            return points
-        # The team's sequences, by suit, as the ranks they span or their substitutes may
-        # move to (bits, _RANK_BITS); the ranks of its groups.
-        spans = [0, 0, 0, 0]
-        grouped = 0
-        for meld in situation.melds:
-            suit = sequence_suit(meld)
-            if suit >= 0:
-                low, high = meld.low, meld.high
-                assert low is not None and high is not None
-                moved = len(meld.substitutes)
-                spans[suit] |= (1 << (min(high + moved, 14) + 1)) - (1 << max(low - moved, 1))
-            elif meld.kind is MeldKind.GROUP:
-                assert meld.rank is not None
-                grouped |= 1 << meld.rank
-        beside_substitutes: list[int] = []
-        for suit, rank_bit, beside, near, gain, count, in_reach in wanting:
-            if grouped & rank_bit or spans[suit] & beside:
-                points += gain * count
-            elif in_reach or spans[suit] & near:
-                beside_substitutes += [gain] * count
-        if len(beside_substitutes) > 2 * substitutes:
-            beside_substitutes.sort(reverse=True)
-            del beside_substitutes[2 * substitutes :]
-        return points + sum(beside_substitutes)
-
-    def _hand_bound(self, hand: Counts) -> _HandBound:
-        """:meth:`_layable_points` from the hand alone: the value of the substitutes and
-        of the naturals it counts whatever the melds on the table, the number of
-        substitutes, and for each other natural ``(suit, its rank as a bit, the ranks
-        beside it, the ranks within reach, its value, its copies, whether a card of its
-        suit in hand is within reach)`` (ranks as bits, :data:`_RANK_BITS`)."""
-        rules = self.rules
-        wild = rules.wild
+    def _card_points(self, situation: Situation) -> int:
+        """V3: the value of every card in hand, none counted below nothing: the plain
+        bound on what the team can still lay this turn towards the minimum (a card worth
+        less than nothing is left in hand; the packet the hand may empty into counts for
+        nothing: the minimum must be reached before, see :meth:`_after_refusal`)."""
         gains = self._gains
-        substitutes = 0
-        points = 0
-        for index in rules.wild_indices:
-            count = hand[index]
-            if count:
-                substitutes += count
-                points += count * gains[index]
-        # For each suit the ranks held (1 the low ace to 14 the high ace), and how many
-        # naturals each rank has in hand.
-        held = [0, 0, 0, 0]
-        naturals_of_rank = [0] * 13
-        for index in range(52):
-            count = hand[index]
-            if count:
-                suit, position = divmod(index, 13)
-                held[suit] |= _RANK_BITS[position]
-                if not wild[index]:
-                    naturals_of_rank[position] += count
-        groups = rules.groups
-        wanting: list[tuple[int, int, int, int, int, int, bool]] = []
-        for index in range(52):
-            count = hand[index]
-            if not count or wild[index]:
-                continue
-            suit, position = divmod(index, 13)
-            own = _RANK_BITS[position]
-            beside = _within(own, 1)
-            others = held[suit] & ~own
-            same_rank = naturals_of_rank[position]
-            if (groups and same_rank >= 3) or others & beside:
-                points += count * gains[index]
-                continue
-            near = _within(own, 1 + substitutes)
-            in_reach = bool(substitutes and ((groups and same_rank >= 2) or others & near))
-            wanting.append((suit, 1 << (position + 1), beside, near, gains[index], count, in_reach))
-        return points, substitutes, tuple(wanting)
+        return sum([count * gains[i] for i, count in enumerate(situation.hand) if count])
 
     def _beyond_melds(self, situation: Situation, short: int) -> bool:
         """V3: whether, for a hand of many substitutes, what the melds could hold of it is
         worth less than the ``short`` points the team still lacks (:meth:`_most_points`).
         Asked once per situation the look-ahead meets (its answer is cached with the
-        situation's), after :meth:`_layable_points` has found the hand worth enough."""
+        situation's), after :meth:`_card_points` has found the whole hand worth enough."""
         if not self._one_substitute:
             return False
         hand = situation.hand
@@ -1215,7 +1115,7 @@ class Engine:
             return False
         # The places for substitutes are at least the melds on the table plus half the
         # hand's other cards, every two counted natural: with no more substitutes than
-        # that, the hand alone bounds nothing below _layable_points.
+        # that, the hand alone bounds nothing below _card_points.
         twos = sum([hand[index] for index in self._natural_twos])
         if held <= len(situation.melds) + (sum(hand) - held + twos) // 2:
             return False
@@ -1460,25 +1360,6 @@ class Engine:
         return received and (not self.rules.close_needs_biriba or has_biriba(melds))
 
 
-#: V3: what :meth:`Engine._hand_bound` finds of a hand.
-_HandBound = tuple[int, int, tuple[tuple[int, int, int, int, int, int, bool], ...]]
-
-#: V3: the rank of each position of a suit (0 the ace to 12 the king) as bits, rank ``r``
-#: at bit ``r``, the ace at both 1 (low) and 14 (high), as :meth:`Engine._layable_points`
-#: reads them.
-_RANK_BITS: Final = tuple(
-    (1 << 1 | 1 << 14) if position == 0 else 1 << (position + 1) for position in range(13)
-)
-
-
-def _within(ranks: int, reach: int) -> int:
-    """The ranks (as bits, :data:`_RANK_BITS`) at most ``reach`` from one of ``ranks``."""
-    found = ranks
-    for step in range(1, reach + 1):
-        found |= ranks << step | ranks >> step
-    return found
-
-
 #: V3: the fewest substitutes in hand for which :meth:`Engine._beyond_melds` works out
 #: what the melds could hold of them: a hand of fewer seldom has more than they can
 #: hold, and random play under a minimum meets such hands at every step of its
@@ -1670,6 +1551,5 @@ def clear_caches() -> None:
     (for measurements of a cold start)."""
     for engine in _ENGINES.values():
         engine._finish_cache.clear()
-        engine._hand_bounds.clear()
     _SHORT_ADDITIONS.clear()
     enumeration.clear_caches()

@@ -40,6 +40,7 @@ __all__ = [
     "MAX_POINTS",
     "MAX_SEED_DIGITS",
     "MAX_TEXT",
+    "check_count",
     "check_seed",
     "check_text",
     "excerpt",
@@ -124,6 +125,16 @@ def check_seed(seed: object, what: str = "seed") -> int | str | None:
     if isinstance(seed, int) and _digits(seed) > MAX_SEED_DIGITS:
         raise BiribaError(f"{what} has at most {MAX_SEED_DIGITS:,} digits, got {excerpt(seed)}")
     return seed
+
+
+def check_count(value: object, name: str, least: int = 1) -> int:
+    """``value`` (the argument ``name``) if it is a whole number of at least ``least``;
+    else :class:`TypeError` (not an ``int``) or :class:`~biriba.BiribaError`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < least:
+        raise BiribaError(f"{name} must be at least {least}, got {excerpt(value)}")
+    return value
 
 
 def is_points(value: object) -> bool:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import random
 from typing import Any, Final
 
@@ -39,6 +40,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from biriba import records
+from biriba.bots import moves_to_choose
 from biriba.bots.heuristics import greedy_choice, table_of
 from biriba.cards import CARDS, DISTINCT_CARDS, Card
 from biriba.deal import Deal, PlayerView
@@ -51,6 +53,7 @@ from biriba.encoding import (
     team_returns,
 )
 from biriba.errors import BiribaError
+from biriba.limits import check_count, check_seed
 from biriba.moves import Discard, Move
 from biriba.rules import RuleSet, cited, full_pack
 
@@ -473,8 +476,8 @@ class TableEvaluator(mcts.Evaluator):  # type: ignore[misc]
     to the end of a deal, which takes about 240 moves."""
 
     def __init__(self, horizon: int = 0, seed: int | str | None = None) -> None:
-        self.horizon = horizon
-        self.rng = random.Random(seed)
+        self.horizon = check_count(horizon, "horizon", 0)
+        self.rng = random.Random(check_seed(seed))
 
     def evaluate(self, state: BiribaState) -> Any:
         """The returns of ``state`` after the greedy play-out."""
@@ -518,10 +521,14 @@ class ISMCTSPlayer:
         uct_c: float = 2.0,
         horizon: int = 0,
     ) -> None:
-        self.rng = random.Random(seed)
-        self.simulations = simulations
+        self.simulations = check_count(simulations, "simulations")
+        if isinstance(uct_c, bool) or not isinstance(uct_c, int | float):
+            raise TypeError(f"uct_c must be a number, got {type(uct_c).__name__}")
+        if not 0 <= uct_c < math.inf:
+            raise BiribaError(f"uct_c must be a finite number at least 0, got {uct_c!r}")
         self.uct_c = uct_c
-        self.horizon = horizon
+        self.horizon = check_count(horizon, "horizon", 0)
+        self.rng = random.Random(check_seed(seed))
         self._search_seed = self.rng.getrandbits(31)
         self._searches: dict[str, Any] = {}
 
@@ -546,7 +553,7 @@ class ISMCTSPlayer:
 
     def choose(self, view: PlayerView) -> Move:
         """The move the search finds best."""
-        moves = view.legal_moves()
+        moves = moves_to_choose(view, "ISMCTSPlayer")
         if len(moves) == 1:
             return moves[0]
         game, bot = self._search(view.rules)

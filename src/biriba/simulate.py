@@ -19,6 +19,7 @@ functions are).
 
 from __future__ import annotations
 
+import functools
 import math
 import signal
 from collections.abc import Callable, Iterator, Sequence
@@ -29,7 +30,7 @@ import attrs
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
 from biriba.deal import Deal
 from biriba.errors import BiribaError
-from biriba.limits import excerpt
+from biriba.limits import check_count, excerpt
 from biriba.match import Match
 from biriba.rules import BIRIBA, RuleSet, check_rules
 
@@ -132,6 +133,11 @@ def _ignore_interrupts() -> None:
 
 
 def _name(bot: BotFactory) -> str:
+    """The name a factory is reported under: its own, or a :func:`functools.partial`'s
+    function's with the arguments given (``MonteCarloBot(iterations=5)``)."""
+    if isinstance(bot, functools.partial):
+        given = [repr(a) for a in bot.args] + [f"{k}={v!r}" for k, v in bot.keywords.items()]
+        return f"{_name(bot.func)}({', '.join(given)})"
     return str(getattr(bot, "__name__", type(bot).__name__))
 
 
@@ -198,10 +204,9 @@ def simulate(
     """
     if (deals is None) == (matches is None):
         raise BiribaError("give exactly one of deals= and matches=")
+    kind = "deals" if deals is not None else "matches"
     count = deals if deals is not None else matches
-    assert count is not None
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise BiribaError(f"the number of games must be a positive int, got {excerpt(count)}")
+    count = check_count(count, kind)
     check_rules(rules)
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise TypeError(f"seed must be an int or a str, got {type(seed).__name__}")
@@ -218,15 +223,8 @@ def simulate(
         )
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a function or None, got {type(progress).__name__}")
-    if max_deals_per_match is not None and (
-        isinstance(max_deals_per_match, bool)
-        or not isinstance(max_deals_per_match, int)
-        or max_deals_per_match < 1
-    ):
-        raise BiribaError(
-            f"max_deals_per_match must be a whole number of at least 1 or None, "
-            f"got {excerpt(max_deals_per_match)}"
-        )
+    if max_deals_per_match is not None:
+        check_count(max_deals_per_match, "max_deals_per_match")
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         raise TypeError(f"bots is a list of bots, one per team, got {type(bots).__name__}")
     if isinstance(bots, str) or len(bots) != rules.teams:
@@ -235,7 +233,6 @@ def simulate(
             f"got {1 if isinstance(bots, str) else len(bots)}"
         )
     factories = tuple(_resolve(b) for b in bots)
-    kind = "deals" if deals is not None else "matches"
     tasks = [(i, str(seed), factories, rules, kind, max_deals_per_match) for i in range(count)]
     results: list[GameResult] = []
 

@@ -93,7 +93,9 @@ def run_play(
     decisions: list[int] = []  # history lengths at each of the player's decisions
     partners = [s for s in range(players) if s != seat and rules.team_of(s) == rules.team_of(seat)]
     game = "Buraco" if rules.family == "buraco" else "Biriba"
-    with_whom = f", partners {partners}" if len(partners) > 1 else ""
+    with_whom = ""
+    if len(partners) > 1:
+        with_whom = f", your partners seats {' and '.join(map(str, partners))}"
     if len(partners) == 1:
         with_whom = f", your partner seat {partners[0]}"
     print(f"{game} ({rules.name}): you are seat {seat}{with_whom}.", file=out)

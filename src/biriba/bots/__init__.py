@@ -26,11 +26,12 @@ from biriba.bots.heuristics import (
     take_melds,
 )
 from biriba.deal import Deal, Phase, PlayerView
+from biriba.engine import engine_for
 from biriba.errors import BiribaError
-from biriba.limits import excerpt
+from biriba.limits import check_count
 from biriba.moves import Discard, Move, TakeDiscard
 
-__all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "play_deal"]
+__all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "moves_to_choose", "play_deal"]
 
 
 @runtime_checkable
@@ -50,7 +51,7 @@ class RandomBot:
 
     def choose(self, view: PlayerView) -> Move:
         """A legal move chosen uniformly at random."""
-        return self.rng.choice(view.legal_moves())
+        return self.rng.choice(moves_to_choose(view, "RandomBot"))
 
     def __repr__(self) -> str:
         return "RandomBot()"
@@ -62,8 +63,9 @@ class GreedyBot:
     It takes the pile when the pile's cards fit its melds or hand, melds and adds toward
     biribas, keeps substitutes for where they complete or extend a biriba, discards what
     helps the next player least (never a substitute, never a card that fits the next
-    team's melds, preferring high loose cards), goes for the reserve whenever it can, and
-    closes when its team is not behind. Ties are broken by its seeded generator.
+    team's melds, preferring high loose cards), and goes for the reserve and closes (goes
+    out under Buraco) whenever it can, whatever the score. Ties are broken by its seeded
+    generator.
     """
 
     def __init__(self, seed: int | str | None = None) -> None:
@@ -71,7 +73,7 @@ class GreedyBot:
 
     def choose(self, view: PlayerView) -> Move:
         """The heuristic's move for ``view``."""
-        return greedy_choice(view, view.legal_moves(), self.rng)
+        return greedy_choice(view, moves_to_choose(view, "GreedyBot"), self.rng)
 
     def __repr__(self) -> str:
         return "GreedyBot()"
@@ -108,21 +110,25 @@ class MonteCarloBot:
         time_limit: float | None = None,
         prune: float | None = 2.0,
     ) -> None:
-        _check_count(iterations, "iterations")
-        _check_count(candidates, "candidates")
-        _check_count(horizon, "horizon")
+        check_count(iterations, "iterations")
+        check_count(candidates, "candidates")
+        check_count(horizon, "horizon")
         if time_limit is not None:
             if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
                 raise TypeError(
                     f"time_limit is a number of seconds, got {type(time_limit).__name__}"
                 )
-            if not time_limit > 0:
-                raise BiribaError(f"time_limit must be more than 0 seconds, got {time_limit!r}")
+            if not 0 < time_limit < math.inf:
+                raise BiribaError(
+                    f"time_limit must be a finite number of seconds more than 0, got {time_limit!r}"
+                )
         if prune is not None:
             if isinstance(prune, bool) or not isinstance(prune, int | float):
                 raise TypeError(f"prune is a number or None, got {type(prune).__name__}")
-            if not prune >= 0:
-                raise BiribaError(f"prune must be at least 0, got {prune!r}")
+            if not 0 <= prune < math.inf:
+                raise BiribaError(
+                    f"prune must be a finite number at least 0 (None never prunes), got {prune!r}"
+                )
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.candidates = candidates
@@ -161,7 +167,7 @@ class MonteCarloBot:
 
     def choose(self, view: PlayerView) -> Move:
         """The candidate with the best average outcome over the sampled deals."""
-        moves = view.legal_moves()
+        moves = moves_to_choose(view, "MonteCarloBot")
         if len(moves) == 1:
             return moves[0]
         candidates = self._candidates(view, moves)
@@ -193,8 +199,13 @@ class MonteCarloBot:
         return candidates[max(alive, key=lambda j: sum(outcomes[j]))]
 
     def __repr__(self) -> str:
+        budget = (
+            f"iterations={self.iterations}"
+            if self.time_limit is None
+            else f"time_limit={self.time_limit}"
+        )
         return (
-            f"MonteCarloBot(iterations={self.iterations}, candidates={self.candidates}, "
+            f"MonteCarloBot({budget}, candidates={self.candidates}, horizon={self.horizon}, "
             f"prune={self.prune})"
         )
 
@@ -221,12 +232,32 @@ def _survivors(alive: list[int], outcomes: list[list[int]], prune: float) -> lis
     return kept
 
 
-def _check_count(value: object, name: str) -> None:
-    """Raise unless ``value`` (the argument ``name``) is a whole number of at least 1."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1:
-        raise BiribaError(f"{name} must be at least 1, got {excerpt(value)}")
+def moves_to_choose(view: object, bot: str = "a bot") -> tuple[Move, ...]:
+    """The legal moves a bot chooses among in ``view``, checked: :class:`TypeError`
+    unless ``view`` is a :class:`~biriba.PlayerView`, and a :class:`~biriba.BiribaError`
+    when its seat has no move to choose, the deal being over (``err.rule`` the rule
+    that ended it: B7.1, Z4.2, Z4.3) or another seat to move (B4.1). ``bot`` names the
+    bot in the messages (its class's name). Every bot of the library starts its
+    ``choose`` with it; a bot of your own may too."""
+    if not isinstance(view, PlayerView):
+        raise TypeError(
+            f"{bot}.choose expects a PlayerView (deal.view(seat)), got {type(view).__name__}"
+        )
+    moves = view.legal_moves()
+    if moves:
+        return moves
+    if view.to_move is None:
+        engine = engine_for(view.rules)
+        closed = view.closed_by is not None
+        raise BiribaError(
+            f"{bot}.choose: the deal is over, there is no move to choose",
+            rule=engine.by_family.closing_ends if closed else engine.unclosed_end_rule,
+        )
+    raise BiribaError(
+        f"{bot}.choose: seat {view.seat} is not to move (seat {view.to_move} is); a bot "
+        f"chooses for the seat to move, from its view",
+        rule="B4.1",
+    )
 
 
 def play_deal(deal: Deal, bots: Sequence[Bot], *, max_moves: int = 20_000) -> Deal:
@@ -248,7 +279,7 @@ def play_deal(deal: Deal, bots: Sequence[Bot], *, max_moves: int = 20_000) -> De
                 f"bots[{index}] is not a bot: a bot has a choose(view) method, "
                 f"got {type(bot).__name__}"
             )
-    _check_count(max_moves, "max_moves")
+    check_count(max_moves, "max_moves")
     for _ in range(max_moves):
         if deal.is_over:
             return deal
