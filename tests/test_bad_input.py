@@ -6,10 +6,20 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biriba import BiribaError, Deal, Match, parse_cards, records
+from biriba import (
+    BiribaError,
+    Deal,
+    InvalidPositionError,
+    Match,
+    RuleSet,
+    check_move,
+    parse_cards,
+    records,
+)
 
 from .helpers import examples
 
@@ -255,3 +265,67 @@ def test_a_view_built_by_hand_with_fields_of_the_wrong_type_is_refused() -> None
     with pytest.raises(TypeError, match=r"a dealer is an int|int object expected"):
         attrs.evolve(view, dealer=None)  # type: ignore[arg-type]
     assert attrs.evolve(view) == view
+
+
+def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every key of ``data`` and, in each list, its first item, down to the leaves."""
+    found: list[tuple[Any, ...]] = []
+    items = list(data.items()) if isinstance(data, dict) else []
+    if isinstance(data, list) and data:
+        items = [(0, data[0])]
+    for key, value in items:
+        found.append((*prefix, key))
+        found += _paths(value, (*prefix, key))
+    return found
+
+
+def _deep(levels: int, of_dicts: bool) -> Any:
+    value: Any = []
+    for _ in range(levels):
+        value = {"a": value} if of_dicts else [value]
+    return value
+
+
+@pytest.mark.parametrize("name", ["biriba", "biriba-kozi", "buraco"])
+def test_values_however_deep_long_or_large_raise_only_library_errors(name: str) -> None:
+    """API.md: no input, however large, deep or strange, raises anything but the
+    library's errors or TypeError, and a message quotes a short excerpt of it. Every key
+    of a position and of a match (lists by their first item), set in turn to a value
+    nested 3,000 deep, a 5,000-digit integer or a text of 5,000 characters (a suit's
+    letter and spaces): a RecursionError escaped for a deep phase or bonus_suit, a
+    ValueError for a huge bonus_suit, and a message quoted a long bonus_suit whole."""
+    deal = Deal.new(RuleSet.named(name), seed=1)
+    for _ in range(30):
+        deal.play(deal.legal_moves()[-1])
+    values = (_deep(3000, False), _deep(3000, True), 10**5000, "H" + " " * 5000)
+    for data, read in (
+        (deal.to_dict(), Deal.from_dict),
+        (Match.new(RuleSet.named(name), seed=1).to_dict(), Match.from_dict),
+    ):
+        for path in _paths(data):
+            for value in values:
+                changed = copy.deepcopy(data)
+                place = changed
+                for key in path[:-1]:
+                    place = place[key]
+                place[path[-1]] = value
+                try:
+                    read(changed)
+                except (BiribaError, TypeError) as error:
+                    assert len(str(error)) < 400, (path, str(error)[:100])
+                if read is Deal.from_dict:
+                    verdict = check_move(changed, "draw")
+                    assert len(verdict.reason) < 400
+    nested: Any = ()
+    for _ in range(3000):
+        nested = (nested,)
+    with pytest.raises(BiribaError, match="no field"):
+        RuleSet.from_dict({**RuleSet.named(name).to_dict(), nested: 1})
+
+
+def test_B9_1_a_match_whose_totals_are_not_one_integer_per_team_cites_B9_1() -> None:
+    data = Match.new(seed=1).to_dict()
+    for totals in ([0], [0, "1"], "00", [0, 10**40]):
+        with pytest.raises(InvalidPositionError, match=r"\(B9\.1\)") as refused:
+            Match.from_dict({**data, "totals": totals})
+        assert refused.value.rule == "B9.1"

@@ -990,3 +990,51 @@ def test_Z1_1_buraco_is_for_two_to_six_players() -> None:
         with pytest.raises(BiribaError) as info:
             BURACO.evolve(players=players, teams=players)
         assert info.value.rule == "Z1.1"
+
+
+def test_Z1_1_a_seat_out_of_range_cites_Z1_1() -> None:
+    """Under Buraco the players and their seats are Z1.1's (B1.1 restated): a seat, team
+    or dealer out of range cites Z1.1, in a deal, a position read and a view."""
+    deal = Deal.new(BURACO, seed=1)
+    for call in (lambda: deal.hand(4), lambda: deal.view(9), lambda: deal.melds(2)):
+        with pytest.raises(BiribaError) as caught:
+            call()
+        assert caught.value.rule == "Z1.1"
+        assert "(Z1.1)" in str(caught.value)
+    with pytest.raises(BiribaError) as caught:
+        BURACO.team_of(4)
+    assert caught.value.rule == "Z1.1"
+    data = deal.to_dict()
+    data["dealer"] = 9
+    with pytest.raises(InvalidPositionError) as refused:
+        Deal.from_dict(data)
+    assert refused.value.rule == "Z1.1"
+    # Biriba's own seats stay B1.1's.
+    with pytest.raises(BiribaError) as caught:
+        Deal.new(seed=1).hand(4)
+    assert caught.value.rule == "B1.1"
+
+
+def test_B4_5_a_buraco_trap_names_no_rule_buraco_drops() -> None:
+    """B4.5 under Buraco: with its morto taken and no canastra, the team may neither go
+    out (Z4.2) nor empty a hand by melding (Z4.1), so ``meld 3H 4H 5H`` from 3H 4H 5H
+    6H traps the player; the refusal says why by B4.3, not by B4.2, which Z4.4
+    replaces in Buraco (Biriba's own refusal names both)."""
+    deal = deal_at(rules=BURACO, hands={0: "3H 4H 5H 6H"}, received=(True, False), reserves_left=1)
+    assert texts(deal) == {"discard 3H", "discard 4H", "discard 5H", "discard 6H"}
+    with pytest.raises(IllegalMoveError) as refused:
+        deal.play("meld 3H 4H 5H")
+    assert refused.value.rule == "B4.5"
+    assert "(B4.3)" in str(refused.value) and "B4.2" not in str(refused.value)
+    biriba = deal_at(
+        hands={0: "3H 4H 5H 9C 9C"},
+        received=(True, False),
+        reserves_left=1,
+        melds=(["KC KC KD KD KH KH KS"], []),
+        pile_card="9C",
+        known=[["9C"], [], [], []],
+    )
+    with pytest.raises(IllegalMoveError) as refused:
+        biriba.play("meld 3H 4H 5H")  # 9C 9C left: B4.2 bars both
+    assert refused.value.rule == "B4.5"
+    assert "(B4.2, B4.3)" in str(refused.value)

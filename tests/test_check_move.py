@@ -6,7 +6,18 @@ import json
 
 import pytest
 
-from biriba import BIRIBA, BURACO, DrawStock, LayMeld, Meld, Move, Verdict, check_move
+from biriba import (
+    BIRIBA,
+    BURACO,
+    Deal,
+    DrawStock,
+    LayMeld,
+    Meld,
+    Move,
+    RuleSet,
+    Verdict,
+    check_move,
+)
 from biriba.limits import MAX_JSON
 
 from .helpers import position
@@ -49,6 +60,30 @@ def test_cards_that_form_no_meld_are_an_illegal_move() -> None:
     verdict = check_move(DATA, "meld 5H 7C 9D")
     assert (verdict.legal, verdict.move, verdict.error) == (False, None, "illegal")
     assert verdict.rule is not None and verdict.rule.startswith("B3")
+
+
+@pytest.mark.parametrize(
+    ("rules", "move", "text", "rule"),
+    [
+        # Two substitutes: a Buraco meld (Z3.4), none under Biriba (B3.3).
+        (BIRIBA, "meld 3H 4H JK 2C", "meld 3H 4H JK 2C", "B3.3"),
+        # A group: none where sequences only are allowed (V2).
+        (RuleSet.named("biriba-sequences"), "meld 7H 7S 7C", "meld 7C 7H 7S", "V2"),
+    ],
+)
+def test_a_meld_the_rules_refuse_is_still_read_as_a_move(
+    rules: RuleSet, move: str, text: str, rule: str
+) -> None:
+    """verdict.move is the canonical text of any text that reads as a move (Move.parse
+    reads one without a position), legal or not; None only for a text that is no move."""
+    verdict = check_move(Deal.new(rules, seed=7).to_dict(), move)
+    assert (verdict.legal, verdict.move, verdict.rule, verdict.error) == (
+        False,
+        text,
+        rule,
+        "illegal",
+    )
+    assert verdict.move == str(Move.parse(move))
 
 
 def test_an_ambiguous_addition_lists_its_outcomes() -> None:
@@ -117,9 +152,11 @@ def test_a_bad_position_still_reads_the_move(move: str | Move, text: str | None)
 
 
 def test_a_bad_position_reads_the_move_under_the_rules_given() -> None:
-    # Under rules given, a meld is read under them: two substitutes are no Biriba meld (B3.3).
+    # Under rules given, a meld is read under them; two substitutes are no Biriba meld
+    # (B3.3), but the text is still a move, read as Move.parse reads it.
     assert check_move({}, "meld 3H JK 2C 6H", rules=BURACO).move == "meld 3H JK 2C 6H"
-    assert check_move({}, "meld 3H JK 2C 6H", rules=BIRIBA).move is None
+    assert check_move({}, "meld 3H JK 2C 6H", rules=BIRIBA).move == "meld 3H JK 2C 6H"
+    assert check_move({}, "meld 3H 4H 9H", rules=BIRIBA).move is None
 
 
 def test_wrong_argument_types_raise_type_error() -> None:

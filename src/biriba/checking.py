@@ -120,7 +120,9 @@ def check_move(
     try:
         parsed = Move.parse(move, deal.rules) if isinstance(move, str) else move
     except InvalidMeldError as error:  # cards that form no meld: the rules refuse the move
-        return Verdict(False, None, error.rule, f"illegal move: {error}", "illegal")
+        # The text is still a move, read without a position (Move.parse's reading).
+        text = _move_text(move, None)
+        return Verdict(False, text, error.rule, f"illegal move: {error}", "illegal")
     except NotationError as error:
         return Verdict(False, None, None, str(error), "notation")
     try:
@@ -136,14 +138,17 @@ def check_move(
 
 def _move_text(move: Move | str, rules: RuleSet | None) -> str | None:
     """The canonical text of ``move`` read without a position (a move is read so, API.md:
-    :meth:`Move.parse <biriba.Move.parse>`, under ``rules`` when given, else its most
-    lenient reading), or ``None`` if it is no move."""
+    :meth:`Move.parse <biriba.Move.parse>`): under ``rules`` when given and its melds are
+    melds under them, else in its most lenient reading; ``None`` only for a text that is
+    no move at all."""
     if isinstance(move, Move):
         return str(move)
-    try:
-        return str(Move.parse(move, rules))
-    except BiribaError:
-        return None
+    for reading in (rules, None) if rules is not None else (None,):
+        try:
+            return str(Move.parse(move, reading))
+        except BiribaError:
+            continue
+    return None
 
 
 def _json_kind(value: object) -> str:

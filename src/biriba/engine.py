@@ -137,11 +137,6 @@ _TAKE_TRAPS: Final = Refusal(
     "after taking the pile the player could not finish the turn (B4.2 bars discarding the "
     "one card taken, and nothing could be melded)",
 )
-_TRAPPED: Final = Refusal(
-    "B4.5",
-    "after this move the player could not finish the turn legally (the cards left could be "
-    "neither discarded (B4.2, B4.3) nor melded)",
-)
 _LAST_CARD_NEEDS_BIRIBA: Final = Refusal(
     "B5.2", "the last card may be discarded to receive the reserve only with a biriba on the table"
 )
@@ -343,6 +338,15 @@ class Engine:
         #: The refusals and rule ids that differ between Biriba and Buraco (B6.1, Z4.2, ...).
         self.by_family = _Refusals(rules.family)
         packet_name = self.by_family.packet
+        #: B4.5: a move after which the turn could not end, the cards left being neither
+        #: discarded (B4.3; B4.2 where the rule set bars the card taken from a one-card
+        #: pile, which Buraco's Z4.4 does not) nor melded.
+        self._trapped = Refusal(
+            "B4.5",
+            f"after this move the player could not finish the turn legally (the cards left "
+            f"could be neither discarded ({'B4.2, ' if self._bars_pile_card else ''}B4.3) "
+            f"nor melded)",
+        )
         #: V3: the hand may not empty into an unseen packet before the minimum is reached.
         self._packet_before_minimum = Refusal(
             "V3",
@@ -1003,7 +1007,7 @@ class Engine:
                 f"after this the team's first melds could not reach the entry minimum of "
                 f"{self._minimum} this turn",
             )
-        return _TRAPPED
+        return self._trapped
 
     # ============================================================== look-ahead (B4.5)
     def can_finish(self, situation: Situation) -> bool:

@@ -241,7 +241,8 @@ class Match:
         ):
             raise InvalidPositionError(
                 f"invalid match: totals must be {rules.teams} integers, one per team (B9.1), "
-                f"each at most {MAX_POINTS:,} either way, got {excerpt(totals)}"
+                f"each at most {MAX_POINTS:,} either way, got {excerpt(totals)}",
+                rule="B9.1",
             )
         dealer = data["dealer"]
         if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer != deal.dealer:

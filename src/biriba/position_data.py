@@ -159,14 +159,16 @@ def read_position(
         raise _fail(f"missing key(s) {', '.join(missing)}")
     rules = _rules(data["rules"], rules)
     n, t = rules.players, rules.teams
-    dealer = _int(data["dealer"], "dealer", 0, n - 1, "B1.1")
+    seats = cited(rules, "B1.1")  # the players and their seats (Z1.1 under Buraco)
+    dealer = _int(data["dealer"], "dealer", 0, n - 1, seats)
     assert dealer is not None
     phase_text = data["phase"]
     try:
-        phase = Phase(phase_text)
+        # (A text only: the enum's own error would quote any value whole, however deep.)
+        phase = Phase(phase_text if isinstance(phase_text, str) else None)
     except ValueError:
         raise _fail(f"phase must be 'draw', 'play' or 'over', got {excerpt(phase_text)}") from None
-    to_move = _int(data["to_move"], "to_move", 0, n - 1, "B1.1", null=True)
+    to_move = _int(data["to_move"], "to_move", 0, n - 1, seats, null=True)
     if (to_move is None) != (phase is Phase.OVER):
         raise _fail("to_move is null exactly when the phase is 'over'")
 
@@ -225,16 +227,16 @@ def read_position(
     unactivated: list[int | None] = [None] * t
     if unactivated_raw is not None:
         for team, seat in enumerate(_list(unactivated_raw, "unactivated", t)):
-            value = _int(seat, f"unactivated[{team}]", 0, n - 1, "B1.1", null=True)
+            value = _int(seat, f"unactivated[{team}]", 0, n - 1, seats, null=True)
             if value is not None:
                 if value % t != team:
-                    raise _fail(f"unactivated[{team}]: seat {value} is not in team {team}", "B1.1")
+                    raise _fail(f"unactivated[{team}]: seat {value} is not in team {team}", seats)
                 if not received[team]:
                     raise _fail(
                         f"unactivated[{team}]: team {team} has not received a reserve", "B5.4"
                     )
             unactivated[team] = value
-    closed_by = _int(data.get("closed_by"), "closed_by", 0, n - 1, "B1.1", null=True)
+    closed_by = _int(data.get("closed_by"), "closed_by", 0, n - 1, seats, null=True)
     known_raw = data.get("known")
     known: list[list[Card]] = [[] for _ in range(n)]
     if known_raw is not None:
@@ -560,7 +562,7 @@ def _bonus_suit(
         return None
     if value is not None:
         if not isinstance(value, str):
-            raise _fail(f"bonus_suit must be 'C', 'D', 'H', 'S' or null, got {value!r:.40}")
+            raise _fail(f"bonus_suit must be 'C', 'D', 'H', 'S' or null, got {excerpt(value)}")
         try:
             named = Suit.parse(value)
         except NotationError as error:
@@ -570,12 +572,12 @@ def _bonus_suit(
             up = pile[0]
             if up.suit is None:
                 raise _fail(
-                    f"bonus_suit is {value!r}, but the up-card is a joker: the first player "
+                    f"bonus_suit is {excerpt(value)}, but the up-card is a joker: the first player "
                     f"names the suit by the first move, so it is null until then (V1)",
                     "V1",
                 )
             raise _fail(
-                f"bonus_suit is {value!r}, but the deal's first up-card {up} gives the suit "
+                f"bonus_suit is {excerpt(value)}, but the deal's first up-card {up} gives the suit "
                 f"{up.suit} (V1)",
                 "V1",
             )

@@ -88,7 +88,7 @@ class PileRestriction(enum.Enum):
 
 def _family(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
     if value not in FAMILIES:
-        raise BiribaError(f"RuleSet.family must be 'biriba' or 'buraco', got {value!r:.40}")
+        raise BiribaError(f"RuleSet.family must be 'biriba' or 'buraco', got {excerpt(value)}")
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -133,14 +133,15 @@ def _at_most(
     return check
 
 
-def check_number(value: object, kind: str, count: int) -> int:
-    """``value`` if it is a ``kind`` (seat or team) number in ``0..count - 1`` (B1.1):
-    else :class:`TypeError` (not an int) or :class:`~biriba.BiribaError`."""
+def check_number(value: object, kind: str, count: int, rule: str = "B1.1") -> int:
+    """``value`` if it is a ``kind`` (seat or team) number in ``0..count - 1`` (``rule``:
+    B1.1, Z1.1 under Buraco, see :func:`cited`): else :class:`TypeError` (not an int) or
+    :class:`~biriba.BiribaError`."""
     if not _is_int(value):
         raise TypeError(f"a {kind} is an int, got {type(value).__name__}")
     if not 0 <= value < count:
         raise BiribaError(
-            f"{kind} {excerpt(value)} is out of range 0..{count - 1} (B1.1)", rule="B1.1"
+            f"{kind} {excerpt(value)} is out of range 0..{count - 1} ({rule})", rule=rule
         )
     return value
 
@@ -269,12 +270,13 @@ def _is_number(value: object) -> bool:
 
 #: The part B rules that part Z does not keep but restates (RULES.md part Z's opening):
 #: the pack (Z1.2) and what a meld is (Z3.2). A Buraco rule set cites the Z rule.
-_RESTATED_IN_Z: Final = {"B1.2": "Z1.2", "B3.1": "Z3.2"}
+_RESTATED_IN_Z: Final = {"B1.1": "Z1.1", "B1.2": "Z1.2", "B3.1": "Z3.2"}
 
 
 def cited(rules: RuleSet, rule: str) -> str:
     """``rule``, the id of a part B rule, as ``rules``' game cites it: under Buraco the
-    part Z rule that restates it (B1.2's pack is Z1.2's, B3.1's melds are Z3.2's), else
+    part Z rule that restates it (B1.1's seats are Z1.1's, B1.2's pack is Z1.2's, B3.1's
+    melds are Z3.2's), else
     ``rule`` itself."""
     if rules.family == "buraco":
         return _RESTATED_IN_Z.get(rule, rule)
@@ -564,7 +566,7 @@ class RuleSet:
         """The team of ``seat``: ``seat % teams`` (B1.1). A seat outside ``0`` to
         ``players - 1`` raises :class:`~biriba.BiribaError`, a seat that is not an int
         :class:`TypeError`."""
-        return check_number(seat, "seat", self.players) % self.teams
+        return check_number(seat, "seat", self.players, cited(self, "B1.1")) % self.teams
 
     def evolve(self, **changes: object) -> RuleSet:
         """A copy with some fields changed: ``BIRIBA.evolve(name="mine", groups=False)``.
@@ -614,7 +616,9 @@ class RuleSet:
             raise BiribaError(
                 f"a rule set needs a 'name': a non-empty str of at most {_MAX_NAME} characters"
             )
-        unknown = [str(k)[:40] for k in data if k not in _FIELD_KINDS]
+        unknown = [
+            excerpt(k) if not isinstance(k, str) else k[:40] for k in data if k not in _FIELD_KINDS
+        ]
         if unknown:
             raise BiribaError(f"a rule set has no field {unknown[0]!r}")
         base = _preset_of(name) or _PRESETS["biriba"]

@@ -49,7 +49,7 @@ from biriba.limits import excerpt
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Discard, LayMeld, Move, Pass
 from biriba.position import Phase
-from biriba.rules import RuleSet
+from biriba.rules import RuleSet, cited
 
 __all__ = [
     "DEFAULT_COLORS",
@@ -149,8 +149,9 @@ def _seat(seat: object, rules: RuleSet, what: str) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise TypeError(f"{what} must be a seat number (int), got {type(seat).__name__}")
     if not 0 <= seat < rules.players:
+        seats = cited(rules, "B1.1")
         raise BiribaError(
-            f"{what}: seat {seat} is out of range 0..{rules.players - 1} (B1.1)", rule="B1.1"
+            f"{what}: seat {seat} is out of range 0..{rules.players - 1} ({seats})", rule=seats
         )
     return seat
 

@@ -12,7 +12,7 @@ from biriba.deal import Deal, Phase, ending
 from biriba.errors import AmbiguousMoveError, BiribaError
 from biriba.melds import MeldKind
 from biriba.moves import Move
-from biriba.rules import BIRIBA, RuleSet
+from biriba.rules import BIRIBA, RuleSet, cited
 
 __all__ = ["render_table", "run_play"]
 
@@ -85,7 +85,9 @@ def run_play(
     """
     players = rules.players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise BiribaError(f"seat must be 0 to {players - 1} under {rules.name!r}", rule="B1.1")
+        raise BiribaError(
+            f"seat must be 0 to {players - 1} under {rules.name!r}", rule=cited(rules, "B1.1")
+        )
     deal = Deal.new(rules, seed=seed, dealer=(seat - 1) % players)
     if bots is None:
         bots = [GreedyBot(seed=f"{deal.seed}/{s}") for s in range(players)]
