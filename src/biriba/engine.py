@@ -48,6 +48,7 @@ __all__ = [
     "Engine",
     "Refusal",
     "Situation",
+    "Start",
     "engine_for",
     "has_biriba",
 ]
