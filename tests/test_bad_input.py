@@ -15,6 +15,7 @@ from biriba import (
     Deal,
     InvalidPositionError,
     Match,
+    Phase,
     RuleSet,
     check_move,
     parse_cards,
@@ -319,8 +320,11 @@ def test_values_however_deep_long_or_large_raise_only_library_errors(name: str) 
     nested: Any = ()
     for _ in range(3000):
         nested = (nested,)
-    with pytest.raises(BiribaError, match="no field"):
+    with pytest.raises(BiribaError, match="fields are named by text"):
         RuleSet.from_dict({**RuleSet.named(name).to_dict(), nested: 1})
+    # A phase given as the enum itself reads as its text.
+    data = deal.to_dict()
+    assert Deal.from_dict({**data, "phase": Phase(data["phase"])}).to_dict() == data
 
 
 def test_B9_1_a_match_whose_totals_are_not_one_integer_per_team_cites_B9_1() -> None:

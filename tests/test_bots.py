@@ -8,9 +8,11 @@ import json
 import math
 import random
 from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from biriba import BIRIBA, BURACO, BiribaError, Deal, Move, RuleSet, records
@@ -243,7 +245,7 @@ def test_the_demo_says_how_a_buraco_deal_ended() -> None:
 def test_play_names_every_partner_of_a_team_of_three() -> None:
     out = io.StringIO()
     run_play(io.StringIO("quit\n"), out, seed=3, rules=RuleSet.named("buraco-6"))
-    assert "you are seat 0, your partners seats 2 and 4." in out.getvalue()
+    assert "you are seat 0, your partners are seats 2 and 4." in out.getvalue()
     out = io.StringIO()
     run_play(io.StringIO("quit\n"), out, seed=3)
     assert "you are seat 0, your partner seat 2." in out.getvalue()
@@ -306,8 +308,10 @@ def test_monte_carlo_arguments_of_the_wrong_type_raise_type_error(kwargs: dict[s
         # A search that would never end, or that would never prune: None says so.
         {"time_limit": math.inf},
         {"time_limit": math.nan},
+        {"time_limit": 10**400},  # no float holds it: the clock's sum would overflow
         {"prune": math.inf},
         {"prune": -1.0},
+        {"prune": -(10**5000)},  # quoted as an excerpt, not written out
     ],
 )
 def test_monte_carlo_arguments_out_of_range_raise_biriba_error(kwargs: dict[str, Any]) -> None:
@@ -365,10 +369,37 @@ def test_a_bot_is_given_a_view_of_the_seat_to_move(bot: Any) -> None:
     with pytest.raises(BiribaError, match="the deal is over") as caught:
         bot.choose(deal.view(0))
     assert caught.value.rule == "B7.1"  # closed or passed out, B7.1 ends the deal
+    # A view built by hand that leaves the seat to move no move (no deal gives one).
+    start = Deal.new(seed=5)
+    start.play("draw")
+    assert start.to_move is not None
+    handless = attrs.evolve(start.view(start.to_move), hand=())
+    with pytest.raises(BiribaError, match="no legal move") as caught:
+        bot.choose(handless)
+    assert caught.value.rule == "B4.5"
     buraco = play_deal(Deal.new(BURACO, seed=5), [RandomBot(s) for s in range(4)])
     with pytest.raises(BiribaError, match="the deal is over") as caught:
         bot.choose(buraco.view(1))
     assert caught.value.rule == ("Z4.2" if buraco.closed_by is not None else "Z4.3")
+
+
+class _Five:
+    """An integer type of another library (as NumPy's): it has ``__index__``."""
+
+    def __index__(self) -> int:
+        return 5
+
+
+def test_bots_take_integers_and_numbers_of_other_types_and_seeds_as_deals_do() -> None:
+    half = Fraction(1, 2)  # a real number of another type
+    bot = MonteCarloBot(iterations=_Five(), horizon=_Five(), time_limit=half, prune=half)  # type: ignore[arg-type]
+    assert (bot.iterations, bot.horizon, bot.time_limit, bot.prune) == (5, 5, 0.5, 0.5)
+    assert type(bot.iterations) is int and type(bot.time_limit) is float
+    for make in (RandomBot, GreedyBot, MonteCarloBot):
+        with pytest.raises(TypeError, match="seed must be an int, a str or None"):
+            make(1.5)  # type: ignore[arg-type]
+        with pytest.raises(BiribaError, match="at most 1,000 digits"):
+            make(10**1001)
 
 
 def test_monte_carlo_repr_names_its_budget_and_horizon() -> None:
@@ -382,8 +413,14 @@ def test_monte_carlo_repr_names_its_budget_and_horizon() -> None:
 
 def test_simulate_names_a_partial_factory_by_its_function_and_arguments() -> None:
     result = simulate(
-        [functools.partial(MonteCarloBot, iterations=1, horizon=5), "random"],
+        [functools.partial(MonteCarloBot, iterations=1, horizon=5), functools.partial(GreedyBot)],
         deals=1,
         workers=1,
     )
-    assert result.names == ("MonteCarloBot(iterations=1, horizon=5)", "RandomBot")
+    assert result.names == ("MonteCarloBot(iterations=1, horizon=5)", "GreedyBot")
+    # An argument of any size is quoted as an excerpt.
+    huge = functools.partial(lambda seed, x: RandomBot(seed), x=10**5000)
+    result = simulate([huge, "random"], deals=1, workers=1)
+    assert result.names[0] == "<lambda>(x=an integer of 5001 digits)"
+    with pytest.raises(BiribaError, match="deals must be at most 1,000,000,000"):
+        simulate(["random", "random"], deals=10**12)

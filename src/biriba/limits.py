@@ -26,6 +26,9 @@ An error message quotes at most :data:`EXCERPT` characters of the input
 from __future__ import annotations
 
 import json
+import math
+import numbers
+import operator
 import reprlib
 from typing import Any, Final
 
@@ -34,6 +37,7 @@ from biriba.errors import BiribaError, NotationError
 __all__ = [
     "EXCERPT",
     "MAX_CARDS",
+    "MAX_DEALS",
     "MAX_DEPTH",
     "MAX_JSON",
     "MAX_MOVES",
@@ -41,6 +45,7 @@ __all__ = [
     "MAX_SEED_DIGITS",
     "MAX_TEXT",
     "check_count",
+    "check_number",
     "check_seed",
     "check_text",
     "excerpt",
@@ -59,6 +64,9 @@ MAX_DEPTH: Final = 32
 #: seeds of a match's deals (``f"{seed}/{i}"``), and Python writes no int of more than
 #: 4,300 digits.
 MAX_SEED_DIGITS: Final = 1_000
+#: The most deals a match read as data may have played, and the most games one
+#: simulation plays: far beyond any real match or run.
+MAX_DEALS: Final = 1_000_000_000
 #: The most cards a list of cards in a position may hold.
 MAX_CARDS: Final = 5_000
 #: The most moves one deal of a record may hold.
@@ -128,13 +136,36 @@ def check_seed(seed: object, what: str = "seed") -> int | str | None:
 
 
 def check_count(value: object, name: str, least: int = 1) -> int:
-    """``value`` (the argument ``name``) if it is a whole number of at least ``least``;
-    else :class:`TypeError` (not an ``int``) or :class:`~biriba.BiribaError`."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < least:
-        raise BiribaError(f"{name} must be at least {least}, got {excerpt(value)}")
-    return value
+    """``value`` (the argument ``name``) as an ``int`` if it is a whole number (an ``int``
+    or any integer type, such as NumPy's, but not a ``bool``) of at least ``least``;
+    else :class:`TypeError` or :class:`~biriba.BiribaError`."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got bool")
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]  # any type, checked here
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+    if number < least:
+        raise BiribaError(f"{name} must be at least {least}, got {excerpt(number)}")
+    return number
+
+
+def check_number(value: object, name: str, least: float, *, above: bool = False) -> float:
+    """``value`` (the argument ``name``) as a ``float`` if it is a finite real number (an
+    ``int``, a ``float`` or any real type, but not a ``bool``) of at least ``least``, or
+    more than ``least`` where ``above``; else :class:`TypeError` or
+    :class:`~biriba.BiribaError` (infinity, NaN and an int too large for a float
+    included)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or not (number > least if above else number >= least):
+        bound = "more than" if above else "at least"
+        raise BiribaError(f"{name} must be a finite number {bound} {least}, got {excerpt(value)}")
+    return number
 
 
 def is_points(value: object) -> bool:

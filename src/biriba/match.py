@@ -12,13 +12,13 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 import attrs
 
 from biriba.deal import Deal
 from biriba.errors import BiribaError, InvalidPositionError
-from biriba.limits import MAX_POINTS, check_seed, excerpt, is_points
+from biriba.limits import MAX_DEALS, MAX_POINTS, check_seed, excerpt, is_points
 from biriba.rules import (
     BIRIBA,
     RuleSet,
@@ -257,13 +257,9 @@ class Match:
         except (TypeError, BiribaError) as error:
             raise InvalidPositionError(f"invalid match: {error}") from None
         played = data.get("deals_played", 0)
-        if (
-            isinstance(played, bool)
-            or not isinstance(played, int)
-            or not 0 <= played <= _MAX_DEALS_PLAYED
-        ):
+        if isinstance(played, bool) or not isinstance(played, int) or not 0 <= played <= MAX_DEALS:
             raise InvalidPositionError(
-                f"invalid match: deals_played must be from 0 to {_MAX_DEALS_PLAYED:,}, "
+                f"invalid match: deals_played must be from 0 to {MAX_DEALS:,}, "
                 f"got {excerpt(played)}"
             )
         # B9.2: totals that end the match end it whatever the count of deals played says
@@ -317,10 +313,6 @@ def _names(named: object, deal_named: object, rules: RuleSet, given: RuleSet | N
         return same_rules(rules_from_data(named), rules)
     except BiribaError as error:
         raise InvalidPositionError(f"invalid match: rules: {error}", rule=error.rule) from None
-
-
-#: The most deals a match read as data may have played: far beyond any real match.
-_MAX_DEALS_PLAYED: Final = 1_000_000_000
 
 
 def _scores_data(scores: tuple[DealScore, ...]) -> list[list[dict[str, int]]]:

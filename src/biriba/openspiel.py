@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import base64
 import json
-import math
 import random
 from typing import Any, Final
 
@@ -53,7 +52,7 @@ from biriba.encoding import (
     team_returns,
 )
 from biriba.errors import BiribaError
-from biriba.limits import check_count, check_seed
+from biriba.limits import check_count, check_number, check_seed
 from biriba.moves import Discard, Move
 from biriba.rules import RuleSet, cited, full_pack
 
@@ -522,11 +521,7 @@ class ISMCTSPlayer:
         horizon: int = 0,
     ) -> None:
         self.simulations = check_count(simulations, "simulations")
-        if isinstance(uct_c, bool) or not isinstance(uct_c, int | float):
-            raise TypeError(f"uct_c must be a number, got {type(uct_c).__name__}")
-        if not 0 <= uct_c < math.inf:
-            raise BiribaError(f"uct_c must be a finite number at least 0, got {uct_c!r}")
-        self.uct_c = uct_c
+        self.uct_c = check_number(uct_c, "uct_c", 0)
         self.horizon = check_count(horizon, "horizon", 0)
         self.rng = random.Random(check_seed(seed))
         self._search_seed = self.rng.getrandbits(31)

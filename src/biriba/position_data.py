@@ -164,8 +164,9 @@ def read_position(
     assert dealer is not None
     phase_text = data["phase"]
     try:
-        # (A text only: the enum's own error would quote any value whole, however deep.)
-        phase = Phase(phase_text if isinstance(phase_text, str) else None)
+        # (A text or a Phase only: the enum's own error would quote any other value
+        # whole, however deep.)
+        phase = Phase(phase_text if isinstance(phase_text, str | Phase) else None)
     except ValueError:
         raise _fail(f"phase must be 'draw', 'play' or 'over', got {excerpt(phase_text)}") from None
     to_move = _int(data["to_move"], "to_move", 0, n - 1, seats, null=True)

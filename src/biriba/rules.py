@@ -429,18 +429,20 @@ class RuleSet:
                 f"RuleSet: Buraco is played by 2 to 6 players, not {self.players} (Z1.1)",
                 rule="Z1.1",
             )
+        # The players and their teams: B1.1 and V6, Z1.1 under Buraco.
+        seats = cited(self, "B1.1")
+        cites = seats if seats != "B1.1" else "B1.1, V6"
         if self.teams < 2:
             raise BiribaError(
                 f"RuleSet: {excerpt(self.teams)} team cannot play: the players form two "
-                f"teams or more (B1.1, Z1.1, V6)",
-                rule="B1.1",
+                f"teams or more ({cites})",
+                rule=seats,
             )
         if self.players % self.teams:
             raise BiribaError(
                 f"RuleSet: {excerpt(self.players)} players do not split into "
-                f"{excerpt(self.teams)} equal teams "
-                f"(B1.1, V6)",
-                rule="B1.1",
+                f"{excerpt(self.teams)} equal teams ({cites})",
+                rule=seats,
             )
         if len(self.card_values) != 14:
             raise BiribaError("RuleSet.card_values needs 14 entries (index 0 unused, 1..13)")
@@ -616,11 +618,14 @@ class RuleSet:
             raise BiribaError(
                 f"a rule set needs a 'name': a non-empty str of at most {_MAX_NAME} characters"
             )
-        unknown = [
-            excerpt(k) if not isinstance(k, str) else k[:40] for k in data if k not in _FIELD_KINDS
-        ]
+        for key in data:
+            if not isinstance(key, str):
+                raise BiribaError(
+                    f"a rule set's fields are named by text, got the key {excerpt(key)}"
+                )
+        unknown = [k for k in data if k not in _FIELD_KINDS]
         if unknown:
-            raise BiribaError(f"a rule set has no field {unknown[0]!r}")
+            raise BiribaError(f"a rule set has no field {excerpt(unknown[0])}")
         base = _preset_of(name) or _PRESETS["biriba"]
         changes = {
             key: _from_data(key, _FIELD_KINDS[key], value)

@@ -30,7 +30,7 @@ import attrs
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
 from biriba.deal import Deal
 from biriba.errors import BiribaError
-from biriba.limits import check_count, excerpt
+from biriba.limits import MAX_DEALS, check_count, excerpt
 from biriba.match import Match
 from biriba.rules import BIRIBA, RuleSet, check_rules
 
@@ -136,7 +136,10 @@ def _name(bot: BotFactory) -> str:
     """The name a factory is reported under: its own, or a :func:`functools.partial`'s
     function's with the arguments given (``MonteCarloBot(iterations=5)``)."""
     if isinstance(bot, functools.partial):
-        given = [repr(a) for a in bot.args] + [f"{k}={v!r}" for k, v in bot.keywords.items()]
+        given = [excerpt(a) for a in bot.args]
+        given += [f"{k[:40]}={excerpt(v)}" for k, v in bot.keywords.items()]
+        if not given:
+            return _name(bot.func)
         return f"{_name(bot.func)}({', '.join(given)})"
     return str(getattr(bot, "__name__", type(bot).__name__))
 
@@ -207,6 +210,8 @@ def simulate(
     kind = "deals" if deals is not None else "matches"
     count = deals if deals is not None else matches
     count = check_count(count, kind)
+    if count > MAX_DEALS:
+        raise BiribaError(f"{kind} must be at most {MAX_DEALS:,}, got {excerpt(count)}")
     check_rules(rules)
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise TypeError(f"seed must be an int or a str, got {type(seed).__name__}")

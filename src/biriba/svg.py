@@ -151,7 +151,8 @@ def _seat(seat: object, rules: RuleSet, what: str) -> int:
     if not 0 <= seat < rules.players:
         seats = cited(rules, "B1.1")
         raise BiribaError(
-            f"{what}: seat {seat} is out of range 0..{rules.players - 1} ({seats})", rule=seats
+            f"{what}: seat {excerpt(seat)} is out of range 0..{rules.players - 1} ({seats})",
+            rule=seats,
         )
     return seat
 

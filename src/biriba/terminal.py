@@ -97,7 +97,7 @@ def run_play(
     game = "Buraco" if rules.family == "buraco" else "Biriba"
     with_whom = ""
     if len(partners) > 1:
-        with_whom = f", your partners seats {' and '.join(map(str, partners))}"
+        with_whom = f", your partners are seats {' and '.join(map(str, partners))}"
     if len(partners) == 1:
         with_whom = f", your partner seat {partners[0]}"
     print(f"{game} ({rules.name}): you are seat {seat}{with_whom}.", file=out)

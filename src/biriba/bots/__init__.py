@@ -28,7 +28,7 @@ from biriba.bots.heuristics import (
 from biriba.deal import Deal, Phase, PlayerView
 from biriba.engine import engine_for
 from biriba.errors import BiribaError
-from biriba.limits import check_count
+from biriba.limits import check_count, check_number, check_seed, excerpt
 from biriba.moves import Discard, Move, TakeDiscard
 
 __all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "moves_to_choose", "play_deal"]
@@ -47,7 +47,7 @@ class RandomBot:
     """Picks uniformly among the legal moves, with its own ``random.Random(seed)``."""
 
     def __init__(self, seed: int | str | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def choose(self, view: PlayerView) -> Move:
         """A legal move chosen uniformly at random."""
@@ -69,7 +69,7 @@ class GreedyBot:
     """
 
     def __init__(self, seed: int | str | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def choose(self, view: PlayerView) -> Move:
         """The heuristic's move for ``view``."""
@@ -110,26 +110,14 @@ class MonteCarloBot:
         time_limit: float | None = None,
         prune: float | None = 2.0,
     ) -> None:
-        check_count(iterations, "iterations")
-        check_count(candidates, "candidates")
-        check_count(horizon, "horizon")
+        iterations = check_count(iterations, "iterations")
+        candidates = check_count(candidates, "candidates")
+        horizon = check_count(horizon, "horizon")
         if time_limit is not None:
-            if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
-                raise TypeError(
-                    f"time_limit is a number of seconds, got {type(time_limit).__name__}"
-                )
-            if not 0 < time_limit < math.inf:
-                raise BiribaError(
-                    f"time_limit must be a finite number of seconds more than 0, got {time_limit!r}"
-                )
+            time_limit = check_number(time_limit, "time_limit (seconds)", 0, above=True)
         if prune is not None:
-            if isinstance(prune, bool) or not isinstance(prune, int | float):
-                raise TypeError(f"prune is a number or None, got {type(prune).__name__}")
-            if not 0 <= prune < math.inf:
-                raise BiribaError(
-                    f"prune must be a finite number at least 0 (None never prunes), got {prune!r}"
-                )
-        self.rng = random.Random(seed)
+            prune = check_number(prune, "prune (None never prunes)", 0)
+        self.rng = random.Random(check_seed(seed))
         self.iterations = iterations
         self.candidates = candidates
         self.horizon = horizon
@@ -200,13 +188,13 @@ class MonteCarloBot:
 
     def __repr__(self) -> str:
         budget = (
-            f"iterations={self.iterations}"
+            f"iterations={excerpt(self.iterations)}"
             if self.time_limit is None
             else f"time_limit={self.time_limit}"
         )
         return (
-            f"MonteCarloBot({budget}, candidates={self.candidates}, horizon={self.horizon}, "
-            f"prune={self.prune})"
+            f"MonteCarloBot({budget}, candidates={excerpt(self.candidates)}, "
+            f"horizon={excerpt(self.horizon)}, prune={self.prune})"
         )
 
 
@@ -232,17 +220,17 @@ def _survivors(alive: list[int], outcomes: list[list[int]], prune: float) -> lis
     return kept
 
 
-def moves_to_choose(view: object, bot: str = "a bot") -> tuple[Move, ...]:
+def moves_to_choose(view: object, bot: str | None = None) -> tuple[Move, ...]:
     """The legal moves a bot chooses among in ``view``, checked: :class:`TypeError`
     unless ``view`` is a :class:`~biriba.PlayerView`, and a :class:`~biriba.BiribaError`
-    when its seat has no move to choose, the deal being over (``err.rule`` the rule
-    that ended it: B7.1, Z4.2, Z4.3) or another seat to move (B4.1). ``bot`` names the
-    bot in the messages (its class's name). Every bot of the library starts its
+    when its seat has no move to choose: the deal over (``err.rule`` the rule that ended
+    it: B7.1, Z4.2, Z4.3), another seat to move (B4.1), or a view built by hand that
+    leaves the seat to move no legal move, as no deal does (B4.5). ``bot``, the bot's
+    class's name, names it in the messages. Every bot of the library starts its
     ``choose`` with it; a bot of your own may too."""
+    who = f"{bot}.choose" if bot else "choose"
     if not isinstance(view, PlayerView):
-        raise TypeError(
-            f"{bot}.choose expects a PlayerView (deal.view(seat)), got {type(view).__name__}"
-        )
+        raise TypeError(f"{who} expects a PlayerView (deal.view(seat)), got {type(view).__name__}")
     moves = view.legal_moves()
     if moves:
         return moves
@@ -250,12 +238,18 @@ def moves_to_choose(view: object, bot: str = "a bot") -> tuple[Move, ...]:
         engine = engine_for(view.rules)
         closed = view.closed_by is not None
         raise BiribaError(
-            f"{bot}.choose: the deal is over, there is no move to choose",
+            f"{who}: the deal is over, there is no move to choose",
             rule=engine.by_family.closing_ends if closed else engine.unclosed_end_rule,
         )
+    if view.to_move == view.seat:
+        raise BiribaError(
+            f"{who}: the view leaves seat {view.seat}, to move, no legal move, which no "
+            f"deal does (a view built by hand?)",
+            rule="B4.5",
+        )
     raise BiribaError(
-        f"{bot}.choose: seat {view.seat} is not to move (seat {view.to_move} is); a bot "
-        f"chooses for the seat to move, from its view",
+        f"{who}: seat {view.seat} is not to move (seat {view.to_move} is); a bot chooses "
+        f"for the seat to move, from its view",
         rule="B4.1",
     )
 
@@ -279,7 +273,7 @@ def play_deal(deal: Deal, bots: Sequence[Bot], *, max_moves: int = 20_000) -> De
                 f"bots[{index}] is not a bot: a bot has a choose(view) method, "
                 f"got {type(bot).__name__}"
             )
-    check_count(max_moves, "max_moves")
+    max_moves = check_count(max_moves, "max_moves")
     for _ in range(max_moves):
         if deal.is_over:
             return deal
