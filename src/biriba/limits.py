@@ -45,7 +45,7 @@ __all__ = [
     "MAX_SEED_DIGITS",
     "MAX_TEXT",
     "check_count",
-    "check_number",
+    "check_real",
     "check_seed",
     "check_text",
     "excerpt",
@@ -150,7 +150,7 @@ def check_count(value: object, name: str, least: int = 1) -> int:
     return number
 
 
-def check_number(value: object, name: str, least: float, *, above: bool = False) -> float:
+def check_real(value: object, name: str, least: float, *, above: bool = False) -> float:
     """``value`` (the argument ``name``) as a ``float`` if it is a finite real number (an
     ``int``, a ``float`` or any real type, but not a ``bool``) of at least ``least``, or
     more than ``least`` where ``above``; else :class:`TypeError` or

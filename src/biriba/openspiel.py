@@ -52,7 +52,7 @@ from biriba.encoding import (
     team_returns,
 )
 from biriba.errors import BiribaError
-from biriba.limits import check_count, check_number, check_seed
+from biriba.limits import check_count, check_real, check_seed
 from biriba.moves import Discard, Move
 from biriba.rules import RuleSet, cited, full_pack
 
@@ -521,7 +521,7 @@ class ISMCTSPlayer:
         horizon: int = 0,
     ) -> None:
         self.simulations = check_count(simulations, "simulations")
-        self.uct_c = check_number(uct_c, "uct_c", 0)
+        self.uct_c = check_real(uct_c, "uct_c", 0)
         self.horizon = check_count(horizon, "horizon", 0)
         self.rng = random.Random(check_seed(seed))
         self._search_seed = self.rng.getrandbits(31)

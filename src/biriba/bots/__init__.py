@@ -28,7 +28,7 @@ from biriba.bots.heuristics import (
 from biriba.deal import Deal, Phase, PlayerView
 from biriba.engine import engine_for
 from biriba.errors import BiribaError
-from biriba.limits import check_count, check_number, check_seed, excerpt
+from biriba.limits import check_count, check_real, check_seed, excerpt
 from biriba.moves import Discard, Move, TakeDiscard
 
 __all__ = ["Bot", "GreedyBot", "MonteCarloBot", "RandomBot", "moves_to_choose", "play_deal"]
@@ -114,9 +114,9 @@ class MonteCarloBot:
         candidates = check_count(candidates, "candidates")
         horizon = check_count(horizon, "horizon")
         if time_limit is not None:
-            time_limit = check_number(time_limit, "time_limit (seconds)", 0, above=True)
+            time_limit = check_real(time_limit, "time_limit (seconds)", 0, above=True)
         if prune is not None:
-            prune = check_number(prune, "prune (None never prunes)", 0)
+            prune = check_real(prune, "prune (None never prunes)", 0)
         self.rng = random.Random(check_seed(seed))
         self.iterations = iterations
         self.candidates = candidates
