@@ -338,7 +338,7 @@ def test_table_evaluator_arguments_are_checked() -> None:
     assert adapter.TableEvaluator(horizon=0).horizon == 0
 
 
-def test_ismcts_player_is_given_a_view_of_the_seat_to_move() -> None:
+def test_B4_1_ismcts_player_is_given_a_view_of_the_seat_to_move() -> None:
     _, adapter = _openspiel()
     player = adapter.ISMCTSPlayer(seed=1, simulations=2)
     deal = Deal.new(seed=5)

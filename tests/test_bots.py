@@ -353,7 +353,7 @@ def test_simulate_arguments_are_checked(kwargs: dict[str, Any], error: type[Exce
 
 
 @pytest.mark.parametrize("bot", [RandomBot(1), GreedyBot(1), MonteCarloBot(1, iterations=1)])
-def test_a_bot_is_given_a_view_of_the_seat_to_move(bot: Any) -> None:
+def test_B4_1_a_bot_is_given_a_view_of_the_seat_to_move(bot: Any) -> None:
     """A bot's choose takes a PlayerView (TypeError for anything else, a Deal included),
     of the seat to move (B4.1), in a deal not over (err.rule the rule that ended it)."""
     deal = Deal.new(seed=5)

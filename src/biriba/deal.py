@@ -96,11 +96,11 @@ def shuffle(cards: list[_T], rng: random.Random) -> None:
 
 
 def _check_seat(seat: object, rules: RuleSet) -> int:
-    return check_number(seat, "seat", rules.players, cited(rules, "B1.1"))
+    return check_number(seat, "seat", rules.players, rules)
 
 
 def _check_team(team: object, rules: RuleSet) -> int:
-    return check_number(team, "team", rules.teams, cited(rules, "B1.1"))
+    return check_number(team, "team", rules.teams, rules)
 
 
 _OVER: Final = Phase.OVER
@@ -687,8 +687,7 @@ class PlayerView:
         # its rule set, its seat, one entry per seat or per team (B1.1).
         rules = self.rules
         check_rules(rules, "a PlayerView's rules")
-        seats = cited(rules, "B1.1")
-        check_number(self.seat, "seat", rules.players, seats)
+        check_number(self.seat, "seat", rules.players, rules)
         for name, value, count, each in (
             ("hand_sizes", self.hand_sizes, rules.players, "seat"),
             ("known", self.known, rules.players, "seat"),
@@ -697,6 +696,7 @@ class PlayerView:
             ("unactivated", self.unactivated, rules.teams, "team"),
         ):
             if len(value) != count:
+                seats = cited(rules, "B1.1")
                 raise BiribaError(
                     f"a PlayerView's {name} has one entry per {each} ({count}), "
                     f"got {excerpt(len(value))} ({seats})",
@@ -716,10 +716,9 @@ class PlayerView:
         to_move = self.to_move
         if (to_move is None) != (phase is Phase.OVER):
             raise BiribaError("a PlayerView's to_move is None exactly when the phase is OVER")
-        seats = cited(self.rules, "B1.1")
-        check_number(self.dealer, "dealer", players, seats)
+        check_number(self.dealer, "dealer", players, rules)
         if to_move is not None:
-            check_number(to_move, "to_move", players, seats)
+            check_number(to_move, "to_move", players, rules)
         numbers = (self.stock_size, self.reserves_left, self.passes, *self.hand_sizes)
         if {*map(type, numbers)} != _INT:
             raise TypeError(
@@ -742,7 +741,7 @@ class PlayerView:
             raise TypeError("a PlayerView's reserve_received holds bools")
         for seat in (*self.unactivated, self.closed_by):
             if seat is not None:
-                check_number(seat, "seat", players, seats)
+                check_number(seat, "seat", players, rules)
         if self.bonus_suit is not None and type(self.bonus_suit) is not Suit:
             raise TypeError("a PlayerView's bonus_suit is a Suit or None")
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress
+from operator import mul
 from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
@@ -1104,8 +1105,13 @@ class Engine:
         bound on what the team can still lay this turn towards the minimum (a card worth
         less than nothing is left in hand; the packet the hand may empty into counts for
         nothing: the minimum must be reached before, see :meth:`_after_refusal`)."""
-        gains = self._gains
-        return sum([count * gains[i] for i, count in enumerate(situation.hand) if count])
+        return self._gained(situation.hand)
+
+    def _gained(self, counts: Counts) -> int:
+        """V3: what the cards ``counts`` are worth towards the minimum at most: their
+        values (:meth:`RuleSet.counts_value <biriba.RuleSet.counts_value>`), none below
+        nothing."""
+        return sum(map(mul, counts, self._gains))
 
     def _beyond_melds(self, situation: Situation, short: int) -> bool:
         """V3: whether, for a hand of many substitutes, what the melds could hold of it is
@@ -1158,7 +1164,7 @@ class Engine:
         roles = self._roles
         # Every card, less the substitutes and the twos, which only the wild indices hold.
         naturals = sum(counts)
-        points = sum([count * values[i] for i, count in enumerate(counts) if count])
+        points = self._gained(counts)
         twos: list[tuple[int, int, int]] = []  # (suit, copies, value): twos that may stand
         substitutes: list[int] = []  # the value of each substitute
         for index in rules.wild_indices:

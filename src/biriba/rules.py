@@ -133,13 +133,14 @@ def _at_most(
     return check
 
 
-def check_number(value: object, kind: str, count: int, rule: str = "B1.1") -> int:
-    """``value`` if it is a ``kind`` (seat or team) number in ``0..count - 1`` (``rule``:
-    B1.1, Z1.1 under Buraco, see :func:`cited`): else :class:`TypeError` (not an int) or
-    :class:`~biriba.BiribaError`."""
+def check_number(value: object, kind: str, count: int, rules: RuleSet | None = None) -> int:
+    """``value`` if it is a ``kind`` (seat or team) number in ``0..count - 1`` (B1.1, or
+    Z1.1 under Buraco ``rules``, see :func:`cited`): else :class:`TypeError` (not an int)
+    or :class:`~biriba.BiribaError`."""
     if not _is_int(value):
         raise TypeError(f"a {kind} is an int, got {type(value).__name__}")
     if not 0 <= value < count:
+        rule = "B1.1" if rules is None else cited(rules, "B1.1")
         raise BiribaError(
             f"{kind} {excerpt(value)} is out of range 0..{count - 1} ({rule})", rule=rule
         )
@@ -533,8 +534,8 @@ class RuleSet:
     def counts_value(self, counts: Counts) -> int:
         """What the cards counted by ``counts`` (53 counts, by :attr:`Card.index
         <biriba.Card.index>`) are worth (B8.1, Z1.3): the cards left in a hand, which
-        B8.4 takes off, and (V3) the most a hand can still lay. The one sum of a hand's
-        values, for the score and the look-ahead alike."""
+        B8.4 takes off. (V3's look-ahead bounds what a hand can still lay by the same sum
+        with no card below nothing: ``Engine._gained``.)"""
         return sum(map(mul, counts, self.values))
 
     def is_wild(self, card: Card) -> bool:
@@ -568,7 +569,7 @@ class RuleSet:
         """The team of ``seat``: ``seat % teams`` (B1.1). A seat outside ``0`` to
         ``players - 1`` raises :class:`~biriba.BiribaError`, a seat that is not an int
         :class:`TypeError`."""
-        return check_number(seat, "seat", self.players, cited(self, "B1.1")) % self.teams
+        return check_number(seat, "seat", self.players, self) % self.teams
 
     def evolve(self, **changes: object) -> RuleSet:
         """A copy with some fields changed: ``BIRIBA.evolve(name="mine", groups=False)``.

@@ -237,19 +237,19 @@ def moves_to_choose(view: object, bot: str | None = None) -> tuple[Move, ...]:
     if view.to_move is None:
         engine = engine_for(view.rules)
         closed = view.closed_by is not None
+        ended = engine.by_family.closing_ends if closed else engine.unclosed_end_rule
         raise BiribaError(
-            f"{who}: the deal is over, there is no move to choose",
-            rule=engine.by_family.closing_ends if closed else engine.unclosed_end_rule,
+            f"{who}: the deal is over ({ended}), there is no move to choose", rule=ended
         )
     if view.to_move == view.seat:
         raise BiribaError(
             f"{who}: the view leaves seat {view.seat}, to move, no legal move, which no "
-            f"deal does (a view built by hand?)",
+            f"deal does (B4.5; a view built by hand?)",
             rule="B4.5",
         )
     raise BiribaError(
-        f"{who}: seat {view.seat} is not to move (seat {view.to_move} is); a bot chooses "
-        f"for the seat to move, from its view",
+        f"{who}: seat {view.seat} is not to move (seat {view.to_move} is, B4.1); a bot "
+        f"chooses for the seat to move, from its view",
         rule="B4.1",
     )
 
