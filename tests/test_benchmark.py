@@ -25,6 +25,7 @@ SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
 LONG_RUN = SCRIPT.with_name("long_run.py")
 COMPARE = SCRIPT.with_name("compare.py")
 INSTRUCTIONS = SCRIPT.with_name("instructions.py")
+ROUNDS = SCRIPT.with_name("rounds.py")
 
 
 def test_the_benchmark_runs_quickly_and_reports_every_measure(tmp_path: Path) -> None:
@@ -303,6 +304,47 @@ def test_the_long_run_benchmark_times_the_same_deals_both_ways(tmp_path: Path) -
 def test_the_long_run_benchmark_refuses_an_unknown_rule_set() -> None:
     refused = run_script_refused(LONG_RUN, "--quick", "--rules", "nope")
     assert "no rule set named 'nope'" in refused
+
+
+def test_the_rounds_script_plays_run_py_rounds_and_reports_the_collector() -> None:
+    stdout = run_script(ROUNDS, "--rules", "buraco", "--rounds", "2", "--deals", "3")
+    lines = stdout.splitlines()
+    assert lines[0].startswith("buraco (") and "6 random deals in 2 rounds" in lines[0]
+    for generation in range(3):
+        assert f"collections of generation {generation}: " in lines[1 + generation]
+    assert "full collections before the rounds, outside the deals' time: 2," in lines[4]
+    # Without the full collection before each round, none is counted apart.
+    quiet = run_script(ROUNDS, "--rounds", "1", "--deals", "2", "--no-collect")
+    assert quiet.startswith("biriba (") and "full collections before" not in quiet
+
+
+def test_the_rounds_script_refuses_bad_arguments() -> None:
+    assert "no rule set named 'nope'" in run_script_refused(ROUNDS, "--rules", "nope")
+    assert "positive number" in run_script_refused(ROUNDS, "--rounds", "0")
+
+
+def test_the_rounds_script_logs_each_collection_by_generation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(ROUNDS.parent))  # it imports run.py beside it
+    spec = importlib.util.spec_from_file_location("benchmark_rounds", ROUNDS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    log = module.CollectorLog()
+    was_enabled = gc.isenabled()
+    gc.disable()  # only the collections asked for below
+    gc.callbacks.append(log)
+    try:
+        gc.collect(0)
+        gc.collect(2)
+        gc.collect(2)
+    finally:
+        gc.callbacks.remove(log)
+        if was_enabled:
+            gc.enable()
+    assert log.counts == [1, 0, 2]
+    assert log.seconds[0] > 0 and log.seconds[1] == 0 and log.seconds[2] > 0
 
 
 def test_compare_times_two_trees_in_pairs(tmp_path: Path) -> None:

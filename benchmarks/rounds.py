@@ -1,0 +1,126 @@
+"""``run.py``'s rounds of random deals, for a profiler, with the collector's work by generation.
+
+``run.py`` times its random deals in rounds of 60, each from emptied caches. This script
+plays the same rounds of one game (seeds ``60 * round`` on, the collector on), with no
+reference and no other measure around them, so that a profiler run over the whole
+process sees those deals and little else::
+
+    $ python benchmarks/rounds.py --rounds 12
+    $ perf record -F 2000 -o /tmp/perf.data python benchmarks/rounds.py --rounds 12
+    $ perf report -i /tmp/perf.data --no-children --sort symbol
+
+It prints the deals per second (processor time, as ``run.py``) and the garbage
+collector's collections during the deals, by generation, timed with ``gc.callbacks``:
+how many, their milliseconds and their share of the deals' time. Like ``run.py``, it
+asks for a full collection before each round, outside the deals' time; those are
+printed apart, because a profile of the process counts them with the rest
+(``--no-collect`` leaves them out, as a program that plays on would: full collections
+then fall inside the rounds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+from typing import Any
+
+from run import clock, random_deals  # benchmarks/run.py, beside this script
+
+import biriba
+from biriba import BiribaError, RuleSet
+
+#: ``run.py``'s round: this many deals from emptied caches.
+ROUND = 60
+
+
+class CollectorLog:
+    """The collector's collections by generation while it is attached (``gc.callbacks``):
+    ``counts[g]`` collections of generation ``g`` taking ``seconds[g]`` in all (wall
+    clock: a collection is too short for the processor clock's resolution)."""
+
+    def __init__(self) -> None:
+        """An empty log, not attached."""
+        self.counts = [0, 0, 0]
+        self.seconds = [0.0, 0.0, 0.0]
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        """The callback: ``phase`` is ``"start"`` or ``"stop"``, ``info`` names the
+        generation."""
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        generation = info["generation"]
+        self.counts[generation] += 1
+        self.seconds[generation] += time.perf_counter() - self._started
+
+
+def play_rounds(
+    rules: RuleSet, rounds: int, deals: int, collect: bool = True
+) -> tuple[float, float, CollectorLog]:
+    """Play ``rounds`` rounds of ``deals`` random deals as ``run.py`` does (each from
+    emptied caches, seeds ``deals * round`` on, after a full collection unless
+    ``collect`` is false); gives the processor seconds the deals took, the wall seconds
+    of the full collections before the rounds (``run.py`` makes them outside its timing;
+    a profile of the process sees them), and the log of the collections made while the
+    deals ran."""
+    log = CollectorLog()
+    seconds = between = 0.0
+    for r in range(rounds):
+        if collect:
+            start = time.perf_counter()
+            gc.collect()  # as run.py does before each run of deals
+            between += time.perf_counter() - start
+        gc.callbacks.append(log)
+        try:
+            start = clock()
+            random_deals(deals, rules, r * deals)
+            seconds += clock() - start
+        finally:
+            gc.callbacks.remove(log)
+    return seconds, between, log
+
+
+def main() -> None:
+    """Parse the arguments, play the rounds, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="biriba", help="a preset's name (default biriba)")
+    parser.add_argument("--rounds", type=int, default=9, help="rounds to play (default 9)")
+    parser.add_argument("--deals", type=int, default=ROUND, help=f"deals a round (default {ROUND})")
+    parser.add_argument(
+        "--no-collect",
+        action="store_true",
+        help="no full collection before each round (as a program that plays on would)",
+    )
+    args = parser.parse_args()
+    try:
+        rules = RuleSet.named(args.rules)
+    except BiribaError as error:
+        parser.error(str(error))
+    if args.rounds < 1 or args.deals < 1:
+        parser.error("--rounds and --deals take a positive number")
+    seconds, between, log = play_rounds(rules, args.rounds, args.deals, not args.no_collect)
+    played = args.rounds * args.deals
+    build = "compiled" if biriba.compiled else "pure-Python"
+    print(
+        f"{rules.name} ({build} build): {played} random deals in {args.rounds} rounds, "
+        f"{played / seconds:,.0f} deals / s"
+    )
+    for generation in range(3):
+        count = log.counts[generation]
+        spent = log.seconds[generation]
+        mean = f", {spent / count * 1e6:,.0f} us each" if count else ""
+        print(
+            f"  collections of generation {generation}: {count:,}, {spent * 1e3:,.1f} ms "
+            f"({spent / seconds:.1%} of the deals' time){mean}"
+        )
+    if not args.no_collect:
+        print(
+            f"  full collections before the rounds, outside the deals' time: {args.rounds}, "
+            f"{between * 1e3:,.1f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
