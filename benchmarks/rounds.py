@@ -15,7 +15,8 @@ how many, their milliseconds and their share of the deals' time. Like ``run.py``
 asks for a full collection before each round, outside the deals' time; those are
 printed apart, because a profile of the process counts them with the rest
 (``--no-collect`` leaves them out, as a program that plays on would: full collections
-then fall inside the rounds).
+then fall inside the rounds). ``--census`` also counts, at each collection of the
+youngest generation, what it is about to visit, by type.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import gc
 import time
+from collections import Counter
 from typing import Any
 
 from run import clock, random_deals  # benchmarks/run.py, beside this script
@@ -34,21 +36,36 @@ from biriba import BiribaError, RuleSet
 ROUND = 60
 
 
+def kind_of(thing: object) -> str:
+    """What the census calls an object: its type's name, and for a tuple the type of its
+    first item too (``tuple of bytes``: a position's hands)."""
+    if type(thing) is tuple:
+        return f"tuple of {type(thing[0]).__name__}" if thing else "empty tuple"
+    return type(thing).__name__
+
+
 class CollectorLog:
     """The collector's collections by generation while it is attached (``gc.callbacks``):
     ``counts[g]`` collections of generation ``g`` taking ``seconds[g]`` in all (wall
-    clock: a collection is too short for the processor clock's resolution)."""
+    clock: a collection is too short for the processor clock's resolution).
 
-    def __init__(self) -> None:
+    With ``census``, each collection of the youngest generation first counts the objects
+    it is about to visit by :func:`kind_of`, into :attr:`census` (which slows the deals:
+    their times then say nothing)."""
+
+    def __init__(self, census: bool = False) -> None:
         """An empty log, not attached."""
         self.counts = [0, 0, 0]
         self.seconds = [0.0, 0.0, 0.0]
+        self.census: Counter[str] | None = Counter() if census else None
         self._started = 0.0
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         """The callback: ``phase`` is ``"start"`` or ``"stop"``, ``info`` names the
         generation."""
         if phase == "start":
+            if self.census is not None and info["generation"] == 0:
+                self.census.update(map(kind_of, gc.get_objects(generation=0)))
             self._started = time.perf_counter()
             return
         generation = info["generation"]
@@ -57,15 +74,16 @@ class CollectorLog:
 
 
 def play_rounds(
-    rules: RuleSet, rounds: int, deals: int, collect: bool = True
+    rules: RuleSet, rounds: int, deals: int, collect: bool = True, census: bool = False
 ) -> tuple[float, float, CollectorLog]:
     """Play ``rounds`` rounds of ``deals`` random deals as ``run.py`` does (each from
     emptied caches, seeds ``deals * round`` on, after a full collection unless
     ``collect`` is false); gives the processor seconds the deals took, the wall seconds
     of the full collections before the rounds (``run.py`` makes them outside its timing;
     a profile of the process sees them), and the log of the collections made while the
-    deals ran."""
-    log = CollectorLog()
+    deals ran (with ``census``, what the youngest generation held at each of its
+    collections)."""
+    log = CollectorLog(census)
     seconds = between = 0.0
     for r in range(rounds):
         if collect:
@@ -93,6 +111,11 @@ def main() -> None:
         action="store_true",
         help="no full collection before each round (as a program that plays on would)",
     )
+    parser.add_argument(
+        "--census",
+        action="store_true",
+        help="count what each collection of the youngest generation visits (slow)",
+    )
     args = parser.parse_args()
     try:
         rules = RuleSet.named(args.rules)
@@ -100,7 +123,9 @@ def main() -> None:
         parser.error(str(error))
     if args.rounds < 1 or args.deals < 1:
         parser.error("--rounds and --deals take a positive number")
-    seconds, between, log = play_rounds(rules, args.rounds, args.deals, not args.no_collect)
+    seconds, between, log = play_rounds(
+        rules, args.rounds, args.deals, not args.no_collect, args.census
+    )
     played = args.rounds * args.deals
     build = "compiled" if biriba.compiled else "pure-Python"
     print(
@@ -120,6 +145,15 @@ def main() -> None:
             f"  full collections before the rounds, outside the deals' time: {args.rounds}, "
             f"{between * 1e3:,.1f} ms"
         )
+    if log.census is not None:
+        collections = max(log.counts[0], 1)
+        total = sum(log.census.values())
+        print(
+            f"  the youngest generation at its collections: {total / collections:,.0f} "
+            "objects each (the census slowed the deals: their times above say nothing)"
+        )
+        for kind, count in log.census.most_common(12):
+            print(f"    {kind:28} {count / collections:8,.1f}  {count / total:6.1%}")
 
 
 if __name__ == "__main__":

@@ -316,6 +316,11 @@ def test_the_rounds_script_plays_run_py_rounds_and_reports_the_collector() -> No
     # Without the full collection before each round, none is counted apart.
     quiet = run_script(ROUNDS, "--rounds", "1", "--deals", "2", "--no-collect")
     assert quiet.startswith("biriba (") and "full collections before" not in quiet
+    # The census of the youngest generation: positions among what it visits (a deal
+    # keeps each of its positions for undo).
+    census = run_script(ROUNDS, "--rounds", "1", "--deals", "4", "--census")
+    assert "the youngest generation at its collections: " in census
+    assert any(line.split()[:1] == ["Position"] for line in census.splitlines())
 
 
 def test_the_rounds_script_refuses_bad_arguments() -> None:
@@ -345,6 +350,9 @@ def test_the_rounds_script_logs_each_collection_by_generation(
             gc.enable()
     assert log.counts == [1, 0, 2]
     assert log.seconds[0] > 0 and log.seconds[1] == 0 and log.seconds[2] > 0
+    assert log.census is None
+    assert module.kind_of((b"", 1)) == "tuple of bytes" and module.kind_of(()) == "empty tuple"
+    assert module.kind_of(BIRIBA) == "RuleSet"
 
 
 def test_compare_times_two_trees_in_pairs(tmp_path: Path) -> None:
