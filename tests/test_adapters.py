@@ -98,6 +98,33 @@ def test_pettingzoo_truncates_at_the_move_cap() -> None:
     assert steps == 30 and not env.deal.is_over
 
 
+def test_pettingzoo_checks_its_arguments() -> None:
+    adapter = _pettingzoo()
+    for wrong_type in (
+        {"max_moves": "800"},
+        {"max_moves": 2.5},
+        {"scale": "1000"},
+        {"compact": "yes"},
+        {"compact": 1},
+        {"render_mode": 5},
+    ):
+        with pytest.raises(TypeError):
+            adapter.raw_env(**wrong_type)
+    for wrong_value in (
+        {"max_moves": 0},
+        {"max_moves": -5},
+        {"scale": 0},
+        {"scale": -1000},
+        {"scale": math.nan},
+        {"render_mode": "human"},
+    ):
+        with pytest.raises(BiribaError):
+            adapter.raw_env(**wrong_value)
+    with pytest.raises(BiribaError) as info:
+        adapter.raw_env(render_mode="x" * 10_000)
+    assert len(str(info.value)) < 200  # an excerpt, not the whole text
+
+
 # ------------------------------------------------------------------------------ OpenSpiel
 @pytest.mark.parametrize("serialize", [False, True])
 def test_openspiel_random_sim_test(serialize: bool) -> None:
@@ -253,6 +280,20 @@ def test_openspiel_a_resampled_state_pickles_with_its_public_moves() -> None:
     again = pickle.loads(pickle.dumps(other))
     assert again.information_state_string(seat) == state.information_state_string(seat)
     assert again.legal_actions() == state.legal_actions() and str(again) == str(other)
+
+
+def test_openspiel_checks_the_game_parameters_when_the_game_is_loaded() -> None:
+    pyspiel, _ = _openspiel()
+    # (pyspiel checks each parameter's type against its default: ints here.)
+    for params, message in (
+        ({"scale": 0}, "scale must be a finite number more than 0"),
+        ({"scale": -1000}, "scale must be a finite number more than 0"),
+        ({"max_moves": 0}, "max_moves must be at least 1"),
+        ({"dealer": 4}, r"dealer 4 is out of range 0\.\.3 \(B1\.1\)"),
+        ({"dealer": -1}, r"dealer -1 is out of range"),
+    ):
+        with pytest.raises(BiribaError, match=message):
+            pyspiel.load_game("python_biriba", params)
 
 
 def test_openspiel_chance_outcomes_are_card_indices() -> None:

@@ -116,6 +116,24 @@ def test_card_wrong_types() -> None:
         full_pack("biriba")  # type: ignore[arg-type]
 
 
+def test_a_card_of_huge_or_long_parts_is_refused_in_a_short_message() -> None:
+    # API.md: no input however large makes the library raise anything else, and a
+    # message quotes at most a short excerpt (was: ValueError formatting the int, and a
+    # TypeError quoting all of a long text).
+    for rank, suit in [
+        (10**5000, Suit.HEARTS),
+        (Rank.ACE, 10**5000),
+        ("x" * 100_000, Suit.HEARTS),
+        (Rank.ACE, "y" * 100_000),
+    ]:
+        with pytest.raises(TypeError) as info:
+            Card(rank, suit)  # type: ignore[arg-type]
+        assert len(str(info.value)) < 250
+    with pytest.raises(NotationError) as refused:
+        Card.from_index(10**5000)
+    assert "an integer of 5001 digits" in str(refused.value) and len(str(refused.value)) < 100
+
+
 def test_card_is_immutable_and_copies_to_itself() -> None:
     card = Card.parse("7H")
     with pytest.raises(AttributeError):

@@ -31,10 +31,14 @@ from biriba.bots import GreedyBot
 from biriba.cards import CARDS
 from biriba.encoding import (
     ENCODING_VERSION,
+    REWARD_SCALE,
+    check_max_moves,
+    check_scale,
     codec_for,
     observation_layout,
     observe,
     observe_array,
+    observe_sparse,
     outcome_order,
     team_returns,
 )
@@ -237,6 +241,86 @@ def test_decode_refuses_what_is_not_legal() -> None:
         codec.encode(AddToMeld(36, Card.parse("5H")), deal)
     with pytest.raises(TypeError):
         codec.encode("draw", deal)  # type: ignore[arg-type]
+
+
+class _Index:
+    """An integer type of another library (as NumPy's): an int by ``__index__`` only."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_the_codec_checks_its_tables_and_ids() -> None:
+    deal = Deal.new(seed=3)
+    codec = codec_for(deal.rules)
+    draw = deal.legal_moves()[0]
+    # Anything but a deal or a view: TypeError, not an AttributeError from inside.
+    for call in (
+        lambda: codec.legal_actions("deal"),  # type: ignore[arg-type]
+        lambda: codec.legal_ids(None),  # type: ignore[arg-type]
+        lambda: codec.mask(5),  # type: ignore[arg-type]
+        lambda: codec.decode(0, "deal"),  # type: ignore[arg-type]
+        lambda: codec.encode(draw, "deal"),  # type: ignore[arg-type]
+        lambda: codec.describe("0"),  # type: ignore[arg-type]
+        lambda: codec.describe(True),
+        lambda: codec.decode(False, deal),
+    ):
+        with pytest.raises(TypeError):
+            call()
+    # A deal of another rule set: the codec's ids would name other moves.
+    other = Deal.new(BURACO, seed=3)
+    with pytest.raises(BiribaError, match="codec_for"):
+        codec.legal_ids(other)
+    with pytest.raises(BiribaError, match="codec_for"):
+        codec.decode(0, other.view(other.to_move or 0))
+    # An id of any integer type is an id; one past any real id is named in short.
+    assert codec.decode(_Index(0), deal) is draw  # type: ignore[arg-type]
+    assert codec.describe(_Index(codec.discard_base)) == "discard AC"  # type: ignore[arg-type]
+    for huge in (10**5000, -(10**5000)):
+        with pytest.raises(BiribaError) as info:
+            codec.decode(huge, deal)
+        assert "an integer of 5001 digits is no action id" in str(info.value)
+        with pytest.raises(BiribaError) as info:
+            codec.describe(huge)
+        assert "an integer of 5001 digits is no action id" in str(info.value)
+
+
+def test_observations_and_returns_check_their_arguments() -> None:
+    deal = Deal.new(seed=5)
+    view = deal.view(1)
+    for call in (
+        lambda: observation_layout("biriba"),  # type: ignore[arg-type]
+        lambda: observation_layout(BIRIBA, compact="yes"),  # type: ignore[arg-type]
+        lambda: observation_layout(BIRIBA, compact=1),  # type: ignore[arg-type]
+        lambda: observe("view"),  # type: ignore[arg-type]
+        lambda: observe_sparse(deal),  # type: ignore[arg-type]
+        lambda: observe(view, compact=None),  # type: ignore[arg-type]
+        lambda: team_returns("deal"),  # type: ignore[arg-type]
+        lambda: team_returns(deal, "1000"),  # type: ignore[arg-type]
+        lambda: outcome_order("3H 4H 5H"),  # type: ignore[arg-type]
+        lambda: observation_layout(BIRIBA).split(None),  # type: ignore[arg-type]
+        lambda: check_max_moves(2.5),
+        lambda: check_max_moves(True),
+    ):
+        with pytest.raises(TypeError):
+            call()
+    for bad in (0, -1.0, float("nan"), float("inf"), 10**400):
+        with pytest.raises(BiribaError, match="scale must be a finite number more than 0"):
+            team_returns(deal, bad)
+        with pytest.raises(BiribaError):
+            check_scale(bad)
+    assert check_scale(REWARD_SCALE) == REWARD_SCALE and check_scale(2) == 2.0
+    assert check_max_moves(_Index(800)) == 800
+    with pytest.raises(BiribaError, match="max_moves must be at least 1"):
+        check_max_moves(0)
+    # An observation of another length (or text) is not this layout's.
+    layout = observation_layout(BIRIBA)
+    for wrong in ([0] * (layout.size - 1), "0" * layout.size):
+        with pytest.raises(BiribaError, match=f"hold {layout.size} numbers"):
+            layout.split(wrong)
 
 
 def test_decode_says_which_rule_refuses_the_move_an_id_names() -> None:

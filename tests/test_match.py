@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from biriba import BIRIBA, BiribaError, Deal, InvalidPositionError, Match
+from biriba import BIRIBA, BURACO, BiribaError, Deal, InvalidPositionError, Match
+from biriba.rules import cited
 
 from .helpers import position
 
@@ -288,3 +289,36 @@ def test_B9_1_a_match_resumed_from_its_totals_saves_and_loads_back() -> None:
     fresh.next_deal()
     assert fresh.to_dict()["scores"] and Match.from_dict(fresh.to_dict()).scores == fresh.scores
     assert Match.new(seed=7).to_dict()["scores"] == []
+
+
+def test_Z5_2_a_buraco_match_cites_its_own_rules() -> None:
+    """Z5.2 restates B9.2 for Buraco (the match ends once a team reaches the target,
+    2000 being enough), and a Buraco deal ends by going out (Z4.2) or its last turn
+    (Z4.3), not by B7.1: a Buraco match's refusals cite those, in the message and as
+    err.rule, where Biriba's cite B9.2 and B7.1."""
+    assert cited(BURACO, "B9.2") == "Z5.2" and cited(BIRIBA, "B9.2") == "B9.2"
+    for rules, ends, first in ((BURACO, "Z4.2, Z4.3", "Z4.2"), (BIRIBA, "B7.1", "B7.1")):
+        with pytest.raises(BiribaError) as info:
+            Match.new(rules, seed=1).next_deal()  # its first deal has just begun
+        assert info.value.rule == first
+        assert f"the deal in progress is not over yet ({ends})" in str(info.value)
+    data = Match.new(BURACO, seed=1).to_dict()
+    four = {k: data[k] for k in ("rules", "totals", "dealer", "deal")}
+    four["totals"] = [2500, 0]  # ends the match: no deal can be in progress
+    with pytest.raises(InvalidPositionError, match=r"end the match \(Z5\.2\)") as refused:
+        Match.from_dict(four)
+    assert refused.value.rule == "Z5.2"
+    deal = Deal.new(BURACO, seed=2, dealer=four["dealer"])
+    rng = random.Random(2)
+    while not deal.is_over:
+        deal.play(rng.choice(deal.legal_moves()))
+    four["deal"], four["totals"] = deal.to_dict(), [2000, 0]  # 2000 is enough (Z5.2)
+    over = Match.from_dict(four)
+    assert over.is_over and over.winner == 0
+    with pytest.raises(BiribaError, match=r"the match is over \(Z5\.2\)") as info:
+        over.next_deal()
+    assert info.value.rule == "Z5.2"
+    wrong = {**over.to_dict(), "winner": 1}
+    with pytest.raises(InvalidPositionError, match=r"does not follow") as refused:
+        Match.from_dict(wrong)
+    assert refused.value.rule == "Z5.2"

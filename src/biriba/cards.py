@@ -173,7 +173,7 @@ class Card:
         if not isinstance(rank, Rank) or not isinstance(suit, Suit):
             raise TypeError(
                 f"Card needs a Rank and a Suit (or None, None for a joker), "
-                f"got {rank!r} and {suit!r}"
+                f"got {excerpt(rank)} and {excerpt(suit)}"
             )
         return _INTERNED[suit * 13 + rank - 1]  # type: ignore[return-value]
 
@@ -188,7 +188,7 @@ class Card:
         if isinstance(index, bool) or not isinstance(index, int):
             raise TypeError(f"a card index is an int, got {type(index).__name__}")
         if not 0 <= index < DISTINCT_CARDS:
-            raise NotationError(f"card index {index} is out of range 0..52")
+            raise NotationError(f"card index {excerpt(index)} is out of range 0..52")
         return _INTERNED[index]
 
     @classmethod

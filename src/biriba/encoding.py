@@ -33,6 +33,7 @@ the encoding it was trained on.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 from typing import Any, Final
@@ -43,6 +44,7 @@ from biriba.cards import DISTINCT_CARDS, Card, Suit
 from biriba.deal import Deal, PlayerView
 from biriba.enumeration import enumerate_melds
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError
+from biriba.limits import check_count, check_real, excerpt
 from biriba.melds import Meld, MeldKind
 from biriba.moves import (
     AddToMeld,
@@ -64,6 +66,8 @@ __all__ = [
     "REWARD_SCALE",
     "ActionCodec",
     "ObservationLayout",
+    "check_max_moves",
+    "check_scale",
     "codec_for",
     "observation_layout",
     "observe",
@@ -95,7 +99,51 @@ def outcome_order(meld: Meld) -> tuple[int, tuple[int, ...]]:
     to B3.12), place 0 is the outcome whose sequence starts at the lowest rank, and
     outcomes starting at the same rank (a natural two beside several substitutes, Z3.4)
     follow the :attr:`Card.index <biriba.Card.index>` of their cards in table order."""
+    if not isinstance(meld, Meld):
+        raise TypeError(f"outcome_order expects a Meld, got {type(meld).__name__}")
     return (meld.low or 0, tuple(c.index for c in meld.cards))
+
+
+def check_scale(value: object) -> float:
+    """``value`` as a reward scale (what :func:`team_returns` divides scores by): a finite
+    number above 0, else :class:`TypeError` or :class:`~biriba.BiribaError`. The
+    adapters check theirs with it."""
+    return check_real(value, "scale", 0, above=True)
+
+
+def check_max_moves(value: object) -> int:
+    """``value`` as a move cap (the adapters' ``max_moves``: a deal still running after
+    that many moves is cut): a whole number of at least 1, else :class:`TypeError` or
+    :class:`~biriba.BiribaError`."""
+    return check_count(value, "max_moves")
+
+
+def _check_table(table: object, rules: RuleSet) -> Table:
+    """``table`` if it is a deal or a player's view under ``rules`` (or an equal rule
+    set): else :class:`TypeError`, or :class:`~biriba.BiribaError` for another rule set."""
+    if not isinstance(table, Deal | PlayerView):
+        raise TypeError(f"expected a Deal or a PlayerView, got {type(table).__name__}")
+    found = table.rules
+    if found is not rules and found != rules:
+        raise BiribaError(
+            f"the table is of the rule set {excerpt(found.name)}, the codec of another "
+            f"({excerpt(rules.name)}): use codec_for(table.rules)"
+        )
+    return table
+
+
+def _check_view(view: object) -> PlayerView:
+    """``view`` if it is a :class:`~biriba.PlayerView`, else :class:`TypeError`."""
+    if not isinstance(view, PlayerView):
+        raise TypeError(f"expected a PlayerView (deal.view(seat)), got {type(view).__name__}")
+    return view
+
+
+def _check_compact(compact: object) -> bool:
+    """``compact`` if it is a bool, else :class:`TypeError`."""
+    if not isinstance(compact, bool):
+        raise TypeError(f"compact is True or False, got {type(compact).__name__}")
+    return compact
 
 
 def _keyword_moves(rules: RuleSet) -> tuple[Move, ...]:
@@ -222,8 +270,10 @@ class ActionCodec:
         of the seat to move; an addition's outcome is read from that team's melds).
 
         Raises :class:`~biriba.BiribaError` for a move no id stands for under the rule set
-        (a meld longer than a new meld may be, a slot past the last).
+        (a meld longer than a new meld may be, a slot past the last), or a table of
+        another rule set.
         """
+        _check_table(table, self.rules)
         if isinstance(move, Discard):
             return self.discard_base + move.card.index
         if isinstance(move, LayMeld):
@@ -281,7 +331,7 @@ class ActionCodec:
     def legal_actions(self, table: Table) -> dict[int, Move]:
         """The legal moves of the seat to move, by id, in increasing id order (the very
         objects of ``table.legal_moves()``, so that playing them is cheap)."""
-        moves = table.legal_moves()
+        moves = _check_table(table, self.rules).legal_moves()
         melds: Sequence[Meld] = ()
         found: dict[int, Move] = {}
         discard_base = self.discard_base
@@ -322,10 +372,7 @@ class ActionCodec:
         no legal move now (with the rule that forbids it where the id names a move), and
         :class:`~biriba.BiribaError` for a number that is no id.
         """
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise TypeError(f"an action id is an int, got {type(action).__name__}")
-        if not 0 <= action < self.size:
-            raise BiribaError(f"{action} is no action id: ids run from 0 to {self.size - 1}")
+        action = self._check_action(action)
         legal = self.legal_actions(table)
         move = legal.get(action)
         if move is not None:
@@ -364,11 +411,26 @@ class ActionCodec:
             return AddToMeld(slot, card) if place == 0 else None
         return AddToMeld(slot, card, outcomes[place]) if place < len(outcomes) else None
 
+    def _check_action(self, action: object) -> int:
+        """``action`` as an ``int`` if it is an action id (an ``int`` or any integer type,
+        such as NumPy's, but not a ``bool``): else :class:`TypeError`, or
+        :class:`~biriba.BiribaError` for a number that is no id."""
+        if isinstance(action, bool):
+            raise TypeError("an action id is an int, got bool")
+        try:
+            number = operator.index(action)  # type: ignore[arg-type]  # any type, checked here
+        except TypeError:
+            raise TypeError(f"an action id is an int, got {type(action).__name__}") from None
+        if not 0 <= number < self.size:
+            raise BiribaError(
+                f"{excerpt(number)} is no action id: ids run from 0 to {self.size - 1}"
+            )
+        return number
+
     def describe(self, action: int) -> str:
         """What ``action`` stands for, without a position: a move text, or for an addition
         ``add S C`` and, where it can have several outcomes, ``#p`` the outcome's place."""
-        if not 0 <= action < self.size:
-            raise BiribaError(f"{action} is no action id: ids run from 0 to {self.size - 1}")
+        action = self._check_action(action)
         if action < self.discard_base:
             return str(self.keywords[action])
         if action < self.meld_base:
@@ -417,7 +479,11 @@ def team_returns(deal: Deal, scale: float = REWARD_SCALE) -> list[float]:
     """By seat, its team's score less the mean of the other teams' (with two teams: less
     the other team's), divided by ``scale``: from :meth:`Deal.score <biriba.Deal.score>`,
     final once the deal is over, otherwise the table as if the deal ended now. The values
-    add up to zero."""
+    add up to zero. ``scale`` is a finite number above 0 (:func:`check_scale`)."""
+    if not isinstance(deal, Deal):
+        raise TypeError(f"team_returns expects a Deal, got {type(deal).__name__}")
+    if scale != REWARD_SCALE:  # (the default needs no check)
+        scale = check_scale(scale)
     rules = deal.rules
     totals = [t.total for t in deal.score().teams]
     everyone = sum(totals)
@@ -455,7 +521,19 @@ class ObservationLayout:
         return ENCODING_VERSION
 
     def split(self, observation: Sequence[Any]) -> dict[str, Sequence[Any]]:
-        """The observation cut into its named parts (slices of ``observation``)."""
+        """The observation cut into its named parts (slices of ``observation``, which
+        must be as long as :attr:`size`)."""
+        try:
+            length = len(observation)
+        except TypeError:
+            raise TypeError(
+                f"an observation is a sequence of numbers, got {type(observation).__name__}"
+            ) from None
+        if isinstance(observation, str | bytes) or length != self.size:
+            raise BiribaError(
+                f"this layout's observations hold {self.size} numbers, got "
+                f"{'text' if isinstance(observation, str | bytes) else length}"
+            )
         return {name: observation[s : s + n] for name, (s, n) in self.parts.items()}
 
 
@@ -510,10 +588,13 @@ def observation_layout(rules: RuleSet = BIRIBA, *, compact: bool = False) -> Obs
     ``n`` is the number of players, ``t`` of teams, ``S`` the codec's slots. In
     ``biriba``: 4,276 numbers in the full form, 500 in the compact one.
     """
+    if compact is not False and compact is not True:  # (1 would find True's layout)
+        _check_compact(compact)
     key = (rules, compact)
     found = _LAYOUTS.get(key)
     if found is not None:
         return found
+    check_rules(rules)
     n, t = rules.players, rules.teams
     slots = 0 if compact else rules.pack_size // rules.min_meld
     sizes = [
@@ -554,7 +635,7 @@ def observation_layout(rules: RuleSet = BIRIBA, *, compact: bool = False) -> Obs
 def observe(view: PlayerView, *, compact: bool = False) -> list[int]:
     """``view`` as a flat list of whole numbers laid out as :func:`observation_layout`
     says, from the viewing seat's point of view."""
-    obs = [0] * observation_layout(view.rules, compact=compact).size
+    obs = [0] * observation_layout(_check_view(view).rules, compact=compact).size
     for index, value in observe_sparse(view, compact=compact).items():
         obs[index] = value
     return obs
@@ -565,7 +646,7 @@ def observe_array(view: PlayerView, *, compact: bool = False, out: Any = None) -
     from the numbers that are not zero (into ``out`` when given, an array of the layout's
     size). Needs numpy (``pip install numpy``)."""
     numpy = _numpy()
-    found = observe_sparse(view, compact=compact)
+    found = observe_sparse(view, compact=compact)  # (which checks the view)
     if out is None:
         out = numpy.zeros(observation_layout(view.rules, compact=compact).size, numpy.float32)
     else:
@@ -577,9 +658,7 @@ def observe_array(view: PlayerView, *, compact: bool = False, out: Any = None) -
 def observe_sparse(view: PlayerView, *, compact: bool = False) -> dict[int, int]:
     """The numbers of :func:`observe` by their index, leaving out (most of) those that are
     zero: the cheap way to fill a tensor."""
-    if not isinstance(view, PlayerView):
-        raise TypeError(f"observe expects a PlayerView, got {type(view).__name__}")
-    rules = view.rules
+    rules = _check_view(view).rules
     layout = observation_layout(rules, compact=compact)
     parts = layout.parts
     obs: dict[int, int] = {}

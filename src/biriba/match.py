@@ -17,12 +17,14 @@ from typing import Any
 import attrs
 
 from biriba.deal import Deal
+from biriba.engine import engine_for
 from biriba.errors import BiribaError, InvalidPositionError
 from biriba.limits import MAX_DEALS, MAX_POINTS, check_seed, excerpt, is_points
 from biriba.rules import (
     BIRIBA,
     RuleSet,
     check_rules,
+    cited,
     rules_from_data,
     rules_to_data,
     same_rules,
@@ -161,10 +163,16 @@ class Match:
         match is.
         """
         if self.is_over:
-            raise BiribaError("the match is over (B9.2): there is no next deal", rule="B9.2")
+            rule = cited(self.rules, "B9.2")
+            raise BiribaError(f"the match is over ({rule}): there is no next deal", rule=rule)
         if not self._deal.is_over:
+            # The rules that end a deal: closing or the passes (B7.1); under Buraco going
+            # out (Z4.2) or the last turn (Z4.3).
+            engine = engine_for(self.rules)
+            ends = list(dict.fromkeys((engine.by_family.closing_ends, engine.unclosed_end_rule)))
             raise BiribaError(
-                "the deal in progress is not over yet (B7.1): finish it first", rule="B7.1"
+                f"the deal in progress is not over yet ({', '.join(ends)}): finish it first",
+                rule=ends[0],
             )
         score = self._deal.score()
         self._totals = tuple(t + s.total for t, s in zip(self._totals, score.teams, strict=True))
@@ -270,14 +278,14 @@ class Match:
         if data.get("winner") is not None and data.get("winner") != winner:
             raise InvalidPositionError(
                 f"invalid match: winner {excerpt(data.get('winner'))} does not follow from the "
-                f"totals (B9.2)",
-                rule="B9.2",
+                f"totals ({cited(rules, 'B9.2')})",
+                rule=cited(rules, "B9.2"),
             )
         if winner is not None and not deal.is_over:
             raise InvalidPositionError(
-                f"invalid match: the totals {excerpt(list(totals))} end the match (B9.2), "
-                f"so no deal can be in progress",
-                rule="B9.2",
+                f"invalid match: the totals {excerpt(list(totals))} end the match "
+                f"({cited(rules, 'B9.2')}), so no deal can be in progress",
+                rule=cited(rules, "B9.2"),
             )
         match = object.__new__(cls)
         match.rules = rules

@@ -46,6 +46,8 @@ from biriba.deal import Deal, PlayerView
 from biriba.encoding import (
     MAX_MOVES,
     REWARD_SCALE,
+    check_max_moves,
+    check_scale,
     codec_for,
     observation_layout,
     observe_sparse,
@@ -54,7 +56,7 @@ from biriba.encoding import (
 from biriba.errors import BiribaError
 from biriba.limits import check_count, check_real, check_seed
 from biriba.moves import Discard, Move
-from biriba.rules import RuleSet, cited, full_pack
+from biriba.rules import RuleSet, check_number, cited, full_pack
 
 __all__ = [
     "GAME_NAME",
@@ -144,9 +146,9 @@ class BiribaGame(pyspiel.Game):  # type: ignore[misc]
         given = {**_DEFAULTS, **(params or {})}
         rules = rules_of(str(given["rules"]))
         self.rules = rules
-        self.dealer = int(given["dealer"])
-        self.max_moves = int(given["max_moves"])
-        self.scale = float(given["scale"])
+        self.dealer = check_number(given["dealer"], "dealer", rules.players, rules)
+        self.max_moves = check_max_moves(given["max_moves"])
+        self.scale = check_scale(given["scale"])
         self.codec = codec_for(rules)
         self.layout = observation_layout(rules)
         bound = _bound(rules, self.scale)

@@ -39,11 +39,15 @@ from biriba.deal import Deal
 from biriba.encoding import (
     MAX_MOVES,
     REWARD_SCALE,
+    check_max_moves,
+    check_scale,
     codec_for,
     observation_layout,
     observe_array,
     team_returns,
 )
+from biriba.errors import BiribaError
+from biriba.limits import excerpt
 from biriba.moves import Move
 from biriba.rules import BIRIBA, RuleSet, check_rules
 
@@ -68,13 +72,15 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         check_rules(rules)
+        if render_mode is not None and not isinstance(render_mode, str):
+            raise TypeError(f"render_mode is None or 'ansi', got {type(render_mode).__name__}")
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is None or 'ansi', got {render_mode!r}")
+            raise BiribaError(f"render_mode is None or 'ansi', got {excerpt(render_mode)}")
         self.rules = rules
         self.render_mode = render_mode
-        self.max_moves = max_moves
-        self.scale = scale
-        self.compact = compact
+        self.max_moves = check_max_moves(max_moves)
+        self.scale = check_scale(scale)
+        self.compact = compact  # (checked by observation_layout, below)
         self.codec = codec_for(rules)
         size = observation_layout(rules, compact=compact).size
         self.possible_agents = [f"player_{seat}" for seat in range(rules.players)]

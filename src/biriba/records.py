@@ -42,7 +42,7 @@ from biriba.limits import (
     parse_json,
 )
 from biriba.match import Match
-from biriba.rules import RuleSet, check_rules, rules_from_data, rules_to_data, same_rules
+from biriba.rules import RuleSet, check_rules, cited, rules_from_data, rules_to_data, same_rules
 
 __all__ = [
     "FORMAT",
@@ -539,8 +539,9 @@ def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match:
         # A match resumed over (its last deal counted in the totals, B9.2) records that
         # deal alone, as it was resumed.
         if match.is_over and not resumed_here:
+            rule = cited(rules, "B9.2")
             raise RecordError(
-                f"deal {i}: the match was already over (B9.2)", deal_index=i, rule="B9.2"
+                f"deal {i}: the match was already over ({rule})", deal_index=i, rule=rule
             )
         expected = match.deal
         if not resumed_here and (
@@ -572,7 +573,8 @@ def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match:
         )
     if record.winner != match.winner:
         raise RecordError(
-            f"the recorded winner {excerpt(record.winner)} is not the replayed one (B9.2)",
-            rule="B9.2",
+            f"the recorded winner {excerpt(record.winner)} is not the replayed one "
+            f"({cited(rules, 'B9.2')})",
+            rule=cited(rules, "B9.2"),
         )
     return match

@@ -270,14 +270,15 @@ def _is_number(value: object) -> bool:
 
 
 #: The part B rules that part Z does not keep but restates (RULES.md part Z's opening):
-#: the pack (Z1.2) and what a meld is (Z3.2). A Buraco rule set cites the Z rule.
-_RESTATED_IN_Z: Final = {"B1.1": "Z1.1", "B1.2": "Z1.2", "B3.1": "Z3.2"}
+#: the seats (Z1.1), the pack (Z1.2), what a meld is (Z3.2) and when the match ends
+#: (Z5.2). A Buraco rule set cites the Z rule.
+_RESTATED_IN_Z: Final = {"B1.1": "Z1.1", "B1.2": "Z1.2", "B3.1": "Z3.2", "B9.2": "Z5.2"}
 
 
 def cited(rules: RuleSet, rule: str) -> str:
     """``rule``, the id of a part B rule, as ``rules``' game cites it: under Buraco the
     part Z rule that restates it (B1.1's seats are Z1.1's, B1.2's pack is Z1.2's, B3.1's
-    melds are Z3.2's), else
+    melds are Z3.2's, B9.2's end of the match is Z5.2's), else
     ``rule`` itself."""
     if rules.family == "buraco":
         return _RESTATED_IN_Z.get(rule, rule)
