@@ -15,6 +15,8 @@ from biriba import (
     Deal,
     InvalidPositionError,
     Match,
+    Move,
+    NotationError,
     Phase,
     RuleSet,
     check_move,
@@ -86,6 +88,18 @@ def test_play_of_random_text_raises_only_library_errors_and_changes_nothing(text
         assert deal.to_dict() == before
         return
     assert len(deal.history) == 2  # the text was a legal move, and it was played
+
+
+def test_a_long_text_that_is_no_move_is_quoted_once() -> None:
+    # API.md: a message quotes at most a short excerpt of the input. A text of one long
+    # word was quoted twice, as the text and as its first word.
+    for text in ("x" * 999, "y" * 90 + " meld", "z" * 30 + " 7H"):
+        with pytest.raises(NotationError) as info:
+            Move.parse(text)
+        message = str(info.value)
+        assert "it starts with" not in message and len(message) < 200
+    with pytest.raises(NotationError, match=r"'fold 7H' is not a move: it starts with 'fold';"):
+        Move.parse("fold 7H")
 
 
 RECORD = records.dumps(records.record_deal(BASE))

@@ -37,6 +37,10 @@ from biriba.rules import BIRIBA, MAX_DECKS, MAX_JOKERS, RuleSet, check_rules
 #: melds at most).
 MAX_MELD_INDEX: Final = 9_999
 
+#: The longest first word a refusal of an unknown move names apart from the text's
+#: excerpt (``'fold 7H' is not a move: it starts with 'fold'``).
+_NAMED_WORD: Final = 20
+
 __all__ = [
     "AddToMeld",
     "Discard",
@@ -103,9 +107,12 @@ class Move:
             if len(rest) != 1:
                 raise NotationError(f"{excerpt(text)} is not a move: write 'kozi' and one suit")
             return NameSuit(Suit.parse(rest[0]))
-        raise NotationError(
-            f"{excerpt(text)} is not a move: it starts with {excerpt(words[0])}; write {_HEADS}"
-        )
+        # The first word is named when it is short and not the whole text (a long one is
+        # in the text's excerpt already: quoting it again would quote the input twice).
+        first = words[0]
+        named = len(words) > 1 and len(first) <= _NAMED_WORD
+        starts = f"it starts with {excerpt(first)}; " if named else ""
+        raise NotationError(f"{excerpt(text)} is not a move: {starts}write {_HEADS}")
 
     def __attrs_post_init__(self) -> None:
         refuse_base_move(self)
