@@ -424,3 +424,85 @@ def test_simulate_names_a_partial_factory_by_its_function_and_arguments() -> Non
     assert result.names[0] == "<lambda>(x=an integer of 5001 digits)"
     with pytest.raises(BiribaError, match="deals must be at most 1,000,000,000"):
         simulate(["random", "random"], deals=10**12)
+
+
+def test_simulate_checks_workers_and_that_the_bots_can_go_to_worker_processes() -> None:
+    with pytest.raises(BiribaError, match="workers must be at most 256"):
+        simulate(["random", "random"], deals=1, workers=10**30)
+
+    def local_factory(seed: str) -> Bot:
+        return RandomBot(seed)
+
+    # A local function cannot be pickled to a worker: said before any process starts
+    # (was a PicklingError from the pool); in this process it plays.
+    for factory in (local_factory, lambda seed: RandomBot(seed)):
+        with pytest.raises(TypeError, match="picklable"):
+            simulate([factory, "random"], deals=1, workers=2)
+        assert simulate([factory, "random"], deals=1, workers=1).games == 1
+
+
+def test_simulation_results_check_the_bot_asked_about() -> None:
+    result = simulate(["random", "random"], deals=2, workers=1)
+    for method in (result.win_rate, result.mean_score, result.confidence_interval):
+        with pytest.raises(BiribaError, match=r"bot 5 is out of range 0\.\.1"):
+            method(5)
+        with pytest.raises(TypeError):
+            method(True)
+    for z in (0, -1.0, math.inf, 10**5000):
+        with pytest.raises(BiribaError, match="z must be a finite number more than 0"):
+            result.confidence_interval(0, z)
+    low, high = result.confidence_interval(0, 2.58)  # 99%: wider than 95%
+    low95, high95 = result.confidence_interval(0)
+    assert low <= low95 <= high95 <= high
+
+
+def test_play_deal_leaves_the_deal_as_it_was_when_it_fails() -> None:
+    deal = Deal.new(seed=1)
+    deal.play("draw")
+    before = deal.to_dict()
+    with pytest.raises(BiribaError, match="did not end within 3 moves"):
+        play_deal(deal, [RandomBot(i) for i in range(4)], max_moves=3)
+    assert deal.to_dict() == before and len(deal.history) == 1
+
+    class Illegal:
+        def choose(self, view: object) -> str:
+            return "pass"  # not after the draw (B4.1)
+
+    with pytest.raises(BiribaError, match=r"B4\.1"):
+        play_deal(deal, [RandomBot(0), Illegal(), RandomBot(2), RandomBot(3)])  # type: ignore[list-item]
+    assert deal.to_dict() == before
+
+
+def test_the_heuristics_check_what_they_read() -> None:
+    from biriba.bots import moves_to_choose
+    from biriba.bots.heuristics import (
+        discard_danger,
+        greedy_choice,
+        pile_use,
+        table_of,
+        take_melds,
+    )
+
+    deal = Deal.new(seed=1)
+    view = deal.view(1)
+    rng = random.Random(0)
+    for call in (
+        lambda: table_of(view),  # type: ignore[arg-type]
+        lambda: greedy_choice(deal, deal.legal_moves(), rng),  # type: ignore[arg-type]
+        lambda: greedy_choice(view, {}, rng),  # type: ignore[arg-type]
+        lambda: greedy_choice(view, view.legal_moves(), None),  # type: ignore[arg-type]
+        lambda: pile_use(deal),  # type: ignore[arg-type]
+        lambda: pile_use(view, "3"),  # type: ignore[arg-type]
+        lambda: take_melds(None),  # type: ignore[arg-type]
+        lambda: discard_danger(None, view),  # type: ignore[arg-type]
+        lambda: moves_to_choose(view, 10**5000),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(TypeError):
+            call()
+    with pytest.raises(BiribaError, match="no move to choose from"):
+        greedy_choice(view, [], rng)
+    over = play_deal(Deal.new(seed=2), [RandomBot(i) for i in range(4)])
+    with pytest.raises(BiribaError, match="the deal is over"):
+        table_of(over)  # was an AssertionError
+    assert greedy_choice(view, view.legal_moves(), rng) in view.legal_moves()
+    assert greedy_choice(table_of(deal), deal.legal_moves(), rng) in deal.legal_moves()

@@ -207,3 +207,30 @@ def test_validate_a_move_against_what_is_no_position_prints_check_move_s_verdict
     code, out = run("validate", str(path), "--move", "draw")
     assert code == 1 and out.startswith("invalid: ")
     assert capsys.readouterr().err == ""
+
+
+def test_whole_number_arguments_are_quoted_in_short(capsys: pytest.CaptureFixture[str]) -> None:
+    # argparse's own int type quoted the whole text (5,000 digits), and read an int of more
+    # digits than Python prints as "not a whole number".
+    long_digits = "9" * 5000
+    for argv, said in (
+        (["demo", "--seed", long_digits], "has too many digits for a whole number"),
+        (["play", "--seat", "x" * 300], "is not a whole number"),
+        (["replay", "r.json", "--html", "r.html", "--bottom", long_digits], "too many digits"),
+        (["simulate", "--deals", "-" + "9" * 4000], "must be at least 1, got an integer of"),
+    ):
+        with pytest.raises(SystemExit) as caught:
+            main(argv)
+        assert caught.value.code == 2
+        error = capsys.readouterr().err
+        assert said in error and len(error) < 600, error[-300:]
+
+
+def test_simulate_refuses_absurd_workers_and_a_seed_that_is_no_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Were an OverflowError from the process pool and a UnicodeEncodeError from inside.
+    code, _ = run("simulate", "--deals", "1", "--workers", "9" * 30, "--quiet")
+    assert code == 2 and "workers must be at most 256" in capsys.readouterr().err
+    code, _ = run("simulate", "--deals", "1", "--workers", "1", "--seed", "\udcff", "--quiet")
+    assert code == 2 and "lone surrogate" in capsys.readouterr().err

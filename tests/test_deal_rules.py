@@ -530,3 +530,26 @@ def test_score_team_matches_the_deal_score_part_by_part() -> None:
     assert never.reserve == -100 and never.hands == -15  # B8.6, B8.4
     with pytest.raises(TypeError):
         score_team(["3H 4H 5H"], [], reserve_received=True)  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="reserve_received must be a bool"):
+        score_team([], [], reserve_received="yes")  # type: ignore[arg-type]
+
+
+def test_team_score_checks_its_arguments_and_scores_as_the_deal() -> None:
+    from biriba.scoring import team_score, team_score_unchecked
+
+    deal = deal_at(hands={0: "KS"}, melds=([BIRIBA_7, "5C 5D JK"], []), received=(True, False))
+    melds = deal.melds(0)
+    parts = (BIRIBA, melds, 15, True, False, True)
+    assert team_score(*parts) == team_score_unchecked(*parts)
+    for wrong in (
+        (BIRIBA, "abc", 5, True, False, False),  # was an AttributeError from inside
+        (BIRIBA, ["3H 4H 5H"], 5, True, False, False),
+        ("biriba", melds, 5, True, False, False),
+        (BIRIBA, melds, "5", True, False, False),
+        (BIRIBA, melds, 5, 1, False, False),
+        (BIRIBA, melds, 5, True, False, None),
+    ):
+        with pytest.raises(TypeError):
+            team_score(*wrong)
+    with pytest.raises(TypeError, match="bonus_suit"):
+        team_score(*parts, bonus_suit="H")  # type: ignore[arg-type]

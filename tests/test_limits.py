@@ -25,7 +25,7 @@ from biriba import (
     parse_cards,
     records,
 )
-from biriba.bots import GreedyBot, play_deal
+from biriba.bots import GreedyBot, RandomBot, play_deal
 from biriba.limits import EXCERPT, MAX_DEPTH, MAX_TEXT, excerpt
 from biriba.simulate import simulate
 
@@ -219,3 +219,32 @@ def test_per_deal_scores_must_add_up_to_the_totals() -> None:
     data["scores"] = []
     with pytest.raises(InvalidPositionError, match="each of the 1 finished"):
         Match.from_dict(data)
+
+
+def test_a_seed_that_is_no_text_is_refused_everywhere_a_seed_is_taken() -> None:
+    # A lone surrogate has no UTF-8 form, and random.Random seeds with a str's UTF-8 bytes:
+    # it raised UnicodeEncodeError from inside (JSON and the command line's arguments can
+    # carry one).
+    lone = "\ud800"
+    for call in (
+        lambda: Deal.new(seed=lone),
+        lambda: Match.new(seed=lone),
+        lambda: RandomBot(lone),
+        lambda: simulate(["random", "random"], deals=1, seed=lone, workers=1),
+    ):
+        with pytest.raises(BiribaError, match="no text: it holds a lone surrogate"):
+            call()
+    record = records.dumps(records.record_deal(Deal.new(seed=3))).replace(
+        '"seed": 3', '"seed": "\\ud800"'
+    )
+    assert "\\ud800" in record
+    with pytest.raises(BiribaError, match="seed"):
+        records.replay(records.loads(record))
+    assert Deal.new(seed="é, ß and 7♥").to_dict() == Deal.new(seed="é, ß and 7♥").to_dict()
+
+
+def test_an_integer_of_thousands_of_digits_is_counted_exactly() -> None:
+    # (estimated from its bits, which were one digit off below a power of ten)
+    assert excerpt(10**4000 - 1) == "an integer of 4000 digits"
+    assert excerpt(10**4000) == "an integer of 4001 digits"
+    assert excerpt(-(2**20000)) == "an integer of 6021 digits"

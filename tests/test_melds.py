@@ -875,3 +875,24 @@ def test_B3_1_a_part_knows_the_length_of_its_longest_meld(name: str) -> None:
             assert part.longest == max(len(lay.meld.cards) for lay in part.lays)
             checked += 1
     assert checked > 100
+
+
+def test_B1_2_melds_from_counts_checks_the_counts() -> None:
+    from biriba.enumeration import melds_from_counts, melds_from_counts_unchecked
+
+    hand = counts_of(parse_cards("3H 4H 5H 5C 5D JK"))
+    assert melds_from_counts(hand, BIRIBA) == melds_from_counts_unchecked(hand, BIRIBA)
+    assert melds_from_counts(list(hand), BIRIBA) == melds_from_counts(hand, BIRIBA)
+    for counts, error, said in (
+        ([1, 2], BiribaError, "counts are 53"),  # was an IndexError
+        (b"x" * 100_000, BiribaError, "got 100,000"),
+        ([-1] * 53, BiribaError, "at least 0"),  # was a ValueError from bytes()
+        ([10**5000] + [0] * 52, BiribaError, "B1.2: the hand holds an integer of 5001 digits"),
+        ([3] + [0] * 52, BiribaError, "B1.2"),
+        ("x" * 53, TypeError, "a sequence of 53 ints"),
+        ([1.0] * 53, TypeError, "must be an int"),
+    ):
+        with pytest.raises(error, match=said):
+            melds_from_counts(counts, BIRIBA)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="RuleSet"):
+        melds_from_counts(hand, None)  # type: ignore[arg-type]

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 import attrs
 
 from biriba.cards import DEFAULT_CARD_VALUES, Rank
 from biriba.errors import BiribaError
-from biriba.limits import parse_json
+from biriba.limits import excerpt, parse_json
 from biriba.rules import FIELD_RULES, PRESET_DESCRIPTIONS, RuleSet
 from biriba.version import __version__
 
@@ -231,12 +232,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     rules_help = "a preset's name (biriba rules lists them) or a rule set's FILE.json"
     demo = sub.add_parser("demo", help="play a whole seeded deal between bots")
-    demo.add_argument("--seed", type=int, default=2026, help="the seed (default 2026)")
+    demo.add_argument("--seed", type=_whole, default=2026, help="the seed (default 2026)")
     demo.add_argument("--rules", default="biriba", help=rules_help)
     demo.set_defaults(func=_demo)
     play = sub.add_parser("play", help="play a deal against bots in the terminal")
-    play.add_argument("--seed", type=int, default=None, help="the deal's seed")
-    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--seed", type=_whole, default=None, help="the deal's seed")
+    play.add_argument("--seat", type=_whole, default=0, help="your seat (default 0)")
     play.add_argument("--rules", default="biriba", help=rules_help)
     play.set_defaults(func=_play)
     simulate = sub.add_parser("simulate", help="bot against bot, with a summary table")
@@ -272,7 +273,7 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="a record as a web page that steps through it")
     replay.add_argument("file", help="a deal or match record, as JSON")
     replay.add_argument("--html", required=True, metavar="PAGE", help="the page to write")
-    replay.add_argument("--bottom", type=int, default=0, help="the seat drawn at the bottom")
+    replay.add_argument("--bottom", type=_whole, default=0, help="the seat drawn at the bottom")
     replay.set_defaults(func=_replay)
     rules = sub.add_parser("rules", help="list the presets, or print one rule set")
     rules.add_argument("name", nargs="?", default=None, help="a preset's name or FILE.json")
@@ -302,12 +303,26 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     return result
 
 
+def _whole(text: str) -> int:
+    """An argument that must be a whole number (a seed, a seat), quoted in short when it
+    is not: one of more digits than Python reads (4,300) is said to be too long."""
+    try:
+        return int(text)
+    except ValueError:
+        if _DIGITS.fullmatch(text.strip()):
+            raise argparse.ArgumentTypeError(
+                f"{excerpt(text)} has too many digits for a whole number"
+            ) from None
+        raise argparse.ArgumentTypeError(f"{excerpt(text)} is not a whole number") from None
+
+
 def _at_least_one(text: str) -> int:
     """An argument that must be a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    value = _whole(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {excerpt(value)}")
     return value
+
+
+#: A whole number's text: digits, with a sign.
+_DIGITS: Final = re.compile(r"[+-]?[0-9]+")

@@ -62,7 +62,7 @@ from biriba.rules import (
     full_pack,
     rules_to_data,
 )
-from biriba.scoring import DealScore, team_score
+from biriba.scoring import DealScore, team_score_unchecked
 
 __all__ = ["Deal", "Phase", "PlayerView", "team_of"]
 
@@ -544,7 +544,7 @@ class Deal:
                     left += rules.counts_value(hands[seat])
             closed = closed_by is not None and closed_by % rules.teams == team
             teams.append(
-                team_score(
+                team_score_unchecked(
                     rules,
                     position.melds[team],
                     left,
@@ -757,7 +757,7 @@ class PlayerView:
         rules = self.rules
         closed_by = self.closed_by
         teams = tuple(
-            team_score(
+            team_score_unchecked(
                 rules,
                 self.melds[team],
                 0,

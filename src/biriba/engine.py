@@ -25,7 +25,7 @@ from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
 from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
-from biriba.enumeration import melds_from_counts, parts_and_substitutes
+from biriba.enumeration import melds_from_counts_unchecked, parts_and_substitutes
 from biriba.errors import InvalidMeldError
 from biriba.melds import Meld, fits_in_one_place, sequence_suit
 from biriba.moves import (
@@ -1197,7 +1197,7 @@ class Engine:
         """Every meld and addition of the cards in hand, before any check of what follows,
         as ``(cards leaving the hand, the team's melds after)``."""
         counts, melds, _, _, _, _ = situation
-        for meld in melds_from_counts(counts, self.rules):
+        for meld in melds_from_counts_unchecked(counts, self.rules):
             yield meld.cards, (*melds, meld)
         for i, card, result, _ in additions(counts, melds):
             yield (card,), (*melds[:i], result, *melds[i + 1 :])

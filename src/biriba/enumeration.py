@@ -25,12 +25,13 @@ from typing import Any, Final
 
 from biriba.cards import CARDS, Card
 from biriba.errors import BiribaError
+from biriba.limits import check_count, excerpt
 from biriba.melds import ONE_PLACE, Meld, MeldKind, group_places
 from biriba.melds import clear_tables as clear_meld_tables
 from biriba.moves import LayMeld, lay_unchecked
 from biriba.rules import BIRIBA, RuleSet, check_rules, cited
 
-__all__ = ["enumerate_melds", "melds_from_counts"]
+__all__ = ["enumerate_melds", "melds_from_counts", "melds_from_counts_unchecked"]
 
 
 #: The substitutes in a hand as ``(card index, count)`` pairs, those it holds only, in
@@ -52,20 +53,46 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
         if not isinstance(card, Card):
             raise TypeError(f"enumerate_melds expects cards, got {type(card).__name__}")
         counts[card.index] += 1
+    _check_copies(counts, rules)
+    return melds_from_counts_unchecked(bytes(counts), rules)
+
+
+def _check_copies(counts: Sequence[int], rules: RuleSet) -> None:
+    """Raise :class:`~biriba.BiribaError` (B1.2) if ``counts`` hold more copies of a card
+    than the rule set's pack."""
     for card, count in zip(CARDS, counts, strict=True):
         most = rules.copies(card)
         if count > most:
             rule = cited(rules, "B1.2")
             raise BiribaError(
-                f"{rule}: the hand holds {count} copies of {card}, the pack only {most}",
+                f"{rule}: the hand holds {excerpt(count)} copies of {card}, the pack only {most}",
                 rule=rule,
             )
-    return melds_from_counts(bytes(counts), rules)
 
 
 def melds_from_counts(counts: Sequence[int], rules: RuleSet) -> tuple[Meld, ...]:
     """:func:`~biriba.enumerate_melds` on 53 card counts (indexed by :attr:`Card.index
-    <biriba.Card.index>`): ``bytes``, as the engine holds hands, or a tuple of ints."""
+    <biriba.Card.index>`): ``bytes``, as the engine holds hands, or a sequence of ints.
+
+    Checked: :class:`TypeError` for anything but 53 whole numbers (of any integer type),
+    and
+    :class:`~biriba.BiribaError` for a count below 0 or above the pack's copies of its
+    card (B1.2). :func:`melds_from_counts_unchecked` is the same for counts known good.
+    """
+    check_rules(rules)
+    if isinstance(counts, str) or not isinstance(counts, Sequence):
+        raise TypeError(f"counts are a sequence of 53 ints, got {type(counts).__name__}")
+    if len(counts) != 53:
+        raise BiribaError(f"counts are 53, one for each card, got {len(counts):,}")
+    numbers = [check_count(count, "a card's count", 0) for count in counts]
+    _check_copies(numbers, rules)
+    return melds_from_counts_unchecked(bytes(numbers), rules)
+
+
+def melds_from_counts_unchecked(counts: Sequence[int], rules: RuleSet) -> tuple[Meld, ...]:
+    """:func:`melds_from_counts` without its checks, for callers whose counts are a
+    hand's (the engine, the bots' heuristics): anything else may give wrong melds or an
+    error from inside."""
     out: list[Meld] = []
     for part in parts_and_substitutes(counts, rules)[0]:
         out += part.melds

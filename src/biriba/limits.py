@@ -121,17 +121,29 @@ def _digits(value: int) -> int:
     size = abs(value)
     if size < 10**_INT_DIGITS:
         return len(str(size))
-    return int(size.bit_length() * 0.30103) + 1
+    # From the bits: 2**(b-1) <= size < 2**b gives the digits to within one, settled by
+    # one power of ten (10**4000 - 1 has 4,000 digits, 10**4000 has 4,001).
+    digits = int(size.bit_length() * 0.30103) + 1
+    return digits - 1 if size < 10 ** (digits - 1) else digits
 
 
 def check_seed(seed: object, what: str = "seed") -> int | str | None:
-    """``seed`` if it is a seed: ``None``, a str, or an int of at most
-    :data:`MAX_SEED_DIGITS` digits; else :class:`TypeError` (another type) or
-    :class:`~biriba.BiribaError` (too long an int)."""
+    """``seed`` if it is a seed: ``None``, a str that is text (``random.Random`` seeds
+    with its UTF-8 bytes: a lone surrogate, as ``"\\ud800"``, has none), or an int of at
+    most :data:`MAX_SEED_DIGITS` digits; else :class:`TypeError` (another type) or
+    :class:`~biriba.BiribaError` (too long an int, a str that is no text)."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
         raise TypeError(f"{what} must be an int, a str or None, got {type(seed).__name__}")
     if isinstance(seed, int) and _digits(seed) > MAX_SEED_DIGITS:
         raise BiribaError(f"{what} has at most {MAX_SEED_DIGITS:,} digits, got {excerpt(seed)}")
+    if isinstance(seed, str):
+        try:
+            seed.encode()
+        except UnicodeEncodeError:
+            raise BiribaError(
+                f"{what} {excerpt(seed)} is no text: it holds a lone surrogate, which has "
+                f"no UTF-8 form"
+            ) from None
     return seed
 
 

@@ -22,7 +22,7 @@ from biriba.cards import Card, Suit
 from biriba.melds import Meld
 from biriba.rules import BIRIBA, RuleSet, check_rules
 
-__all__ = ["DealScore", "TeamScore", "score_team", "team_score"]
+__all__ = ["DealScore", "TeamScore", "score_team", "team_score", "team_score_unchecked"]
 
 
 @attrs.frozen
@@ -74,17 +74,50 @@ def team_score(
     closed: bool,
     bonus_suit: Suit | None = None,
 ) -> TeamScore:
-    """One team's score by B8: the one scorer behind :meth:`Deal.score
-    <biriba.Deal.score>`, :meth:`PlayerView.public_score <biriba.PlayerView.public_score>`
-    and :func:`~biriba.score_team`.
+    """One team's score by B8, from the parts a position holds.
 
     ``left_in_hands`` is the value of the cards the team's players still hold, the packet
     of an unactivated reserve left out (B8.4, B8.7); ``received`` whether the team
     received its reserve (B8.6); ``unactivated`` whether it received it by a final discard
     and the receiver's next turn never came (B8.7); ``closed`` whether it closed (B8.5);
     ``bonus_suit`` the deal's bonus suit under kózi (V1). Buraco's parts are the same
-    (Z5.1): going out in ``closing``, the morto in ``reserve``.
+    (Z5.1): going out in ``closing``, the morto in ``reserve``. Each argument is checked
+    (:class:`TypeError` for a wrong type); :func:`team_score_unchecked` is the same
+    scorer for the engine, which passes what it made.
     """
+    check_rules(rules)
+    if isinstance(melds, str) or not isinstance(melds, Iterable):
+        raise TypeError(f"team_score expects melds, got {type(melds).__name__}")
+    checked = tuple(melds)
+    for meld in checked:
+        if not isinstance(meld, Meld):
+            raise TypeError(f"team_score expects melds, got {type(meld).__name__}")
+    if isinstance(left_in_hands, bool) or not isinstance(left_in_hands, int):
+        raise TypeError(f"left_in_hands must be an int, got {type(left_in_hands).__name__}")
+    for name, flag in (("received", received), ("unactivated", unactivated), ("closed", closed)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
+    if bonus_suit is not None and not isinstance(bonus_suit, Suit):
+        raise TypeError(f"bonus_suit must be a Suit or None, got {type(bonus_suit).__name__}")
+    return team_score_unchecked(
+        rules, checked, left_in_hands, received, unactivated, closed, bonus_suit
+    )
+
+
+def team_score_unchecked(
+    rules: RuleSet,
+    melds: Iterable[Meld],
+    left_in_hands: int,
+    received: bool,
+    unactivated: bool,
+    closed: bool,
+    bonus_suit: Suit | None = None,
+) -> TeamScore:
+    """:func:`team_score` without a check of its arguments: the one scorer behind
+    :meth:`Deal.score <biriba.Deal.score>`, :meth:`PlayerView.public_score
+    <biriba.PlayerView.public_score>`, :func:`~biriba.score_team` and :func:`team_score`,
+    for callers that pass values they made (anything else may give a wrong score or an
+    error from inside)."""
     melded = bonuses = 0
     for meld in melds:
         melded += meld.points
@@ -128,8 +161,15 @@ def score_team(
     for card in cards:
         if not isinstance(card, Card):
             raise TypeError(f"score_team expects cards in hands, got {type(card).__name__}")
+    for name, flag in (
+        ("reserve_received", reserve_received),
+        ("reserve_unactivated", reserve_unactivated),
+        ("closed", closed),
+    ):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
     left = rules.cards_value(cards)
-    return team_score(
+    return team_score_unchecked(
         rules,
         checked,
         left,

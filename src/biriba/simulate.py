@@ -21,20 +21,22 @@ from __future__ import annotations
 
 import functools
 import math
+import pickle
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Final
 
 import attrs
 
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
 from biriba.deal import Deal
 from biriba.errors import BiribaError
-from biriba.limits import MAX_DEALS, check_count, excerpt
+from biriba.limits import MAX_DEALS, check_count, check_real, check_seed, excerpt
 from biriba.match import Match
 from biriba.rules import BIRIBA, RuleSet, check_rules
 
-__all__ = ["BOTS", "GameResult", "SimulationResult", "simulate"]
+__all__ = ["BOTS", "MAX_WORKERS", "BotFactory", "GameResult", "SimulationResult", "simulate"]
 
 #: A bot factory: called with a seed, it returns a fresh bot.
 BotFactory = Callable[[str], Bot]
@@ -89,12 +91,28 @@ class SimulationResult:
         """Games no bot won (the highest score shared)."""
         return sum(1 for r in self.results if r.winner is None)
 
+    def _check_bot(self, bot: object) -> int:
+        """``bot`` if it is a place in :attr:`names`, else :class:`TypeError` or
+        :class:`~biriba.BiribaError`."""
+        if isinstance(bot, bool) or not isinstance(bot, int):
+            raise TypeError(f"a bot is its place in names, an int, got {type(bot).__name__}")
+        if not 0 <= bot < len(self.names):
+            raise BiribaError(
+                f"bot {excerpt(bot)} is out of range 0..{len(self.names) - 1} (its place in names)"
+            )
+        return bot
+
     def win_rate(self, bot: int) -> float:
         """The share of games ``bot`` (its place in :attr:`names`) won."""
+        bot = self._check_bot(bot)
         return self.wins[bot] / self.games if self.games else 0.0
 
     def confidence_interval(self, bot: int, z: float = 1.96) -> tuple[float, float]:
-        """The Wilson score interval of ``bot``'s win rate (95% by default)."""
+        """The Wilson score interval of ``bot``'s win rate (95% by default; ``z`` a finite
+        number above 0)."""
+        bot = self._check_bot(bot)
+        if z != 1.96:
+            z = check_real(z, "z", 0, above=True)
         n = self.games
         if not n:
             return (0.0, 1.0)
@@ -106,6 +124,7 @@ class SimulationResult:
 
     def mean_score(self, bot: int) -> float:
         """``bot``'s average score per game."""
+        bot = self._check_bot(bot)
         if not self.games:
             return 0.0
         return sum(r.scores[bot] for r in self.results) / self.games
@@ -186,6 +205,11 @@ def _play_game(
     return GameResult(index, scores, winner, played)
 
 
+#: The most worker processes :func:`simulate` starts (a process each: more than a machine
+#: has cores only makes them wait).
+MAX_WORKERS: Final = 256
+
+
 def simulate(
     bots: Sequence[str | BotFactory],
     *,
@@ -213,15 +237,13 @@ def simulate(
     if count > MAX_DEALS:
         raise BiribaError(f"{kind} must be at most {MAX_DEALS:,}, got {excerpt(count)}")
     check_rules(rules)
-    if isinstance(seed, bool) or not isinstance(seed, int | str):
-        raise TypeError(f"seed must be an int or a str, got {type(seed).__name__}")
-    if isinstance(seed, int) and seed.bit_length() > 3_322:  # games' seeds write it out
-        raise BiribaError(f"seed has at most 1,000 digits, got {excerpt(seed)}")
+    if seed is None:  # (each game's seed is made from it)
+        raise TypeError("seed must be an int or a str, got NoneType")
+    check_seed(seed)
     if workers is not None:
-        if isinstance(workers, bool) or not isinstance(workers, int):
-            raise TypeError(f"workers must be an int or None, got {type(workers).__name__}")
-        if workers < 1:
-            raise BiribaError(f"workers must be at least 1, got {excerpt(workers)}")
+        workers = check_count(workers, "workers")
+        if workers > MAX_WORKERS:
+            raise BiribaError(f"workers must be at most {MAX_WORKERS}, got {excerpt(workers)}")
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(
             f"executor must be a concurrent.futures.Executor, got {type(executor).__name__}"
@@ -238,6 +260,16 @@ def simulate(
             f"got {1 if isinstance(bots, str) else len(bots)}"
         )
     factories = tuple(_resolve(b) for b in bots)
+    if executor is None and workers != 1:
+        # The pool sends the bots to its processes by pickling them: a lambda or a local
+        # function cannot go, which the pool would say only once it had started.
+        try:
+            pickle.dumps(factories)
+        except Exception as error:
+            raise TypeError(
+                f"the bots must be picklable to play in worker processes ({error}); give a "
+                f"module-level function, a class or a functools.partial, or workers=1"
+            ) from None
     tasks = [(i, str(seed), factories, rules, kind, max_deals_per_match) for i in range(count)]
     results: list[GameResult] = []
 

@@ -228,7 +228,9 @@ def moves_to_choose(view: object, bot: str | None = None) -> tuple[Move, ...]:
     leaves the seat to move no legal move, as no deal does (B4.5). ``bot``, the bot's
     class's name, names it in the messages. Every bot of the library starts its
     ``choose`` with it; a bot of your own may too."""
-    who = f"{bot}.choose" if bot else "choose"
+    if bot is not None and not isinstance(bot, str):
+        raise TypeError(f"bot is a bot's name, a str, got {type(bot).__name__}")
+    who = f"{bot[:60]}.choose" if bot else "choose"
     if not isinstance(view, PlayerView):
         raise TypeError(f"{who} expects a PlayerView (deal.view(seat)), got {type(view).__name__}")
     moves = view.legal_moves()
@@ -260,6 +262,8 @@ def play_deal(deal: Deal, bots: Sequence[Bot], *, max_moves: int = 20_000) -> De
     Each bot gets ``deal.view(seat)`` and its move is checked with ``deal.play``. The rules
     do not forbid players from taking the pile turn after turn without ever melding, which
     never ends a deal: after ``max_moves`` moves a :class:`~biriba.BiribaError` says so.
+    On any error (that one, a bot's illegal move, a bot's own exception) the moves played
+    are taken back: the deal is left as it was given.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"play_deal expects a Deal, got {type(deal).__name__}")
@@ -274,12 +278,17 @@ def play_deal(deal: Deal, bots: Sequence[Bot], *, max_moves: int = 20_000) -> De
                 f"got {type(bot).__name__}"
             )
     max_moves = check_count(max_moves, "max_moves")
-    for _ in range(max_moves):
+    played = len(deal.history)
+    try:
+        for _ in range(max_moves):
+            seat = deal.to_move
+            if seat is None:  # the deal is over
+                return deal
+            deal.play(bots[seat].choose(deal.view(seat)))
         if deal.is_over:
             return deal
-        seat = deal.to_move
-        assert seat is not None
-        deal.play(bots[seat].choose(deal.view(seat)))
-    if deal.is_over:
-        return deal
-    raise BiribaError(f"the deal did not end within {max_moves} moves (the bots never meld)")
+        raise BiribaError(f"the deal did not end within {max_moves} moves (the bots never meld)")
+    except BaseException:
+        for _ in range(len(deal.history) - played):  # as it was given
+            deal.undo()
+        raise

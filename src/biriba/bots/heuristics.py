@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from biriba.cards import CARDS, Card, Counts, cards_of, counts_of
-from biriba.deal import Deal, Phase
+from biriba.deal import Deal, Phase, PlayerView
 from biriba.engine import engine_for
-from biriba.enumeration import melds_from_counts
+from biriba.enumeration import melds_from_counts_unchecked
+from biriba.errors import BiribaError
 from biriba.melds import Meld
 from biriba.moves import (
     AddToMeld,
@@ -27,6 +28,7 @@ from biriba.rules import RuleSet
 __all__ = ["Table", "discard_danger", "greedy_choice", "pile_use", "table_of", "take_melds"]
 
 
+@runtime_checkable
 class Table(Protocol):
     """What the heuristic reads: a :class:`~biriba.PlayerView` has all of it."""
 
@@ -73,7 +75,8 @@ class _DealTable:
     def __init__(self, deal: Deal) -> None:
         position = deal.position
         seat = position.to_move
-        assert seat is not None
+        if seat is None:  # (moves_to_choose names the rule that ended the deal)
+            raise BiribaError("the deal is over: nobody is to move, and no table to read")
         rules = deal.rules
         self.rules = rules
         self.seat = seat
@@ -97,8 +100,21 @@ class _DealTable:
 
 
 def table_of(deal: Deal) -> Table:
-    """The heuristic's view of the player to move in ``deal``: only what that seat sees."""
+    """The heuristic's view of the player to move in ``deal``: only what that seat sees.
+    :class:`~biriba.BiribaError` once the deal is over (nobody is to move)."""
+    if not isinstance(deal, Deal):
+        raise TypeError(f"table_of expects a Deal, got {type(deal).__name__}")
     return _DealTable(deal)
+
+
+def _check_table(view: object, name: str) -> Table:
+    """``view`` if the heuristic can read it (a :class:`~biriba.PlayerView`, a
+    :func:`table_of`, or anything with every attribute of :class:`Table`), else
+    :class:`TypeError` naming the function ``name``."""
+    kind = type(view)
+    if kind is PlayerView or kind is _DealTable or isinstance(view, Table):
+        return view  # type: ignore[return-value]  # (checked just above)
+    raise TypeError(f"{name} expects a PlayerView (or table_of(deal)), got {kind.__name__}")
 
 
 def _hand_counts(view: Table) -> Counts:
@@ -133,6 +149,9 @@ def pile_use(view: Table, enough: int | None = None) -> int:
     A pile card that fits the team's melds counts every copy of it in the pile; any other
     counts as many copies as the clean melds of hand and pile use beyond the hand's own
     copies, summed over those melds (at most its copies in the pile)."""
+    view = _check_table(view, "pile_use")
+    if enough is not None and (isinstance(enough, bool) or not isinstance(enough, int)):
+        raise TypeError(f"enough must be an int or None, got {type(enough).__name__}")
     pile = view.discard_pile
     if not pile:
         return 0
@@ -162,7 +181,7 @@ def pile_use(view: Table, enough: int | None = None) -> int:
     for index, card in enumerate(CARDS):
         if counts[index] and card.suit not in suits and (wild[index] or card.rank not in ranks):
             counts[index] = 0
-    for meld in melds_from_counts(tuple(counts), rules):
+    for meld in melds_from_counts_unchecked(tuple(counts), rules):
         if not meld.is_clean:
             continue
         in_meld: dict[int, int] = {}
@@ -185,6 +204,7 @@ def pile_use(view: Table, enough: int | None = None) -> int:
 def take_melds(view: Table) -> bool:
     """Whether, after taking the pile, the player could legally lay a meld or add a
     natural card (B4.5 included), so that the take puts cards on the table."""
+    view = _check_table(view, "take_melds")
     rules = view.rules
     pile = view.discard_pile
     if not pile:
@@ -326,6 +346,9 @@ def discard_danger(card: Card, view: Table, hand: Iterable[Card] | None = None) 
 
     ``hand`` is the hand the card leaves (``view.hand`` by default): its cards, or a
     ``collections.Counter`` of them."""
+    if not isinstance(card, Card):
+        raise TypeError(f"discard_danger expects a Card, got {type(card).__name__}")
+    view = _check_table(view, "discard_danger")
     if hand is None:
         counts = _hand_counts(view)
     else:
@@ -334,7 +357,15 @@ def discard_danger(card: Card, view: Table, hand: Iterable[Card] | None = None) 
 
 
 def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Move:
-    """The greedy heuristic's move among ``moves`` (the legal moves of ``view``)."""
+    """The greedy heuristic's move among ``moves`` (the legal moves of ``view``, at least
+    one)."""
+    view = _check_table(view, "greedy_choice")
+    if isinstance(moves, str) or not isinstance(moves, Sequence):
+        raise TypeError(f"moves is a sequence of moves, got {type(moves).__name__}")
+    if not moves:
+        raise BiribaError("greedy_choice has no move to choose from: moves is empty")
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
     if len(moves) == 1:
         return moves[0]
     if view.phase is Phase.DRAW:
