@@ -30,6 +30,7 @@ deals the cards the seat cannot see at random through :meth:`PlayerView.sample
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import random
 from typing import Any, Final
@@ -54,9 +55,9 @@ from biriba.encoding import (
     team_returns,
 )
 from biriba.errors import BiribaError
-from biriba.limits import check_count, check_real, check_seed
+from biriba.limits import MAX_JSON, check_count, check_real, check_seed, excerpt, parse_json
 from biriba.moves import Discard, Move
-from biriba.rules import RuleSet, check_number, cited, full_pack
+from biriba.rules import RuleSet, check_number, check_rules, cited, full_pack
 
 __all__ = [
     "GAME_NAME",
@@ -115,7 +116,9 @@ def _bound(rules: RuleSet, scale: float) -> float:
 def rules_parameter(rules: RuleSet) -> str:
     """The game parameter ``rules`` for ``rules``: a preset's name, or ``data:`` and the
     rule set's data (:meth:`RuleSet.to_dict <biriba.RuleSet.to_dict>`) as JSON in
-    URL-safe base64, which survives OpenSpiel's game strings (``name(key=value,...)``)."""
+    URL-safe base64, which survives OpenSpiel's game strings (``name(key=value,...)``).
+    :class:`TypeError` when ``rules`` is not a :class:`~biriba.RuleSet`."""
+    check_rules(rules)
     if rules.is_preset:
         return rules.name
     data = json.dumps(rules.to_dict(), separators=(",", ":")).encode()
@@ -124,17 +127,41 @@ def rules_parameter(rules: RuleSet) -> str:
 
 def rules_of(parameter: str) -> RuleSet:
     """The rule set a ``rules`` game parameter names: a preset's name, the form of
-    :func:`rules_parameter`, or the rule set's data as plain JSON."""
+    :func:`rules_parameter`, or the rule set's data as plain JSON. Raises
+    :class:`TypeError` when ``parameter`` is not a str and :class:`~biriba.BiribaError`
+    when it names no rule set (its data too large, too deep, not base64 or not JSON
+    included), quoting an excerpt."""
+    if not isinstance(parameter, str):
+        raise TypeError(f"a rules parameter is a str, got {type(parameter).__name__}")
     if parameter.startswith(_DATA):
         text = parameter[len(_DATA) :]
-        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-        return RuleSet.from_dict(json.loads(data))
+        if len(text) > _MAX_DATA:
+            raise BiribaError(f"a rules parameter is at most {_MAX_DATA:,} characters of base64")
+        try:
+            data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        except (binascii.Error, ValueError):  # not base64, or not ASCII
+            raise BiribaError(
+                f"{excerpt(parameter)} is no rules parameter: not URL-safe base64"
+            ) from None
+        return _rules_from_json(data)
     if parameter.lstrip().startswith("{"):
-        return RuleSet.from_dict(json.loads(parameter))
+        return _rules_from_json(parameter)
     return RuleSet.named(parameter)
 
 
+def _rules_from_json(text: str | bytes) -> RuleSet:
+    """The rule set of JSON ``text``, read as the library reads JSON (its size and depth
+    checked first, :func:`biriba.limits.parse_json`)."""
+    data = parse_json(text, "rule set", BiribaError)
+    if not isinstance(data, dict):
+        raise BiribaError(f"a rule set's data is a JSON object, got {excerpt(data)}")
+    return RuleSet.from_dict(data)
+
+
 _DATA: Final = "data:"
+#: The most base64 characters of a ``data:`` parameter: those of the most bytes of JSON
+#: that :func:`biriba.limits.parse_json` reads.
+_MAX_DATA: Final = -(-4 * MAX_JSON // 3) * 4
 
 
 class BiribaGame(pyspiel.Game):  # type: ignore[misc]
@@ -171,10 +198,20 @@ class BiribaGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> BiribaObserver:
         """The observer of OpenSpiel's observation API: with perfect recall, the
-        information state; otherwise the observation."""
+        information state; otherwise the observation. ``iig_obs_type`` is ``None`` or a
+        ``pyspiel.IIGObservationType`` (else :class:`TypeError`); ``params`` must be
+        empty (else :class:`~biriba.BiribaError`)."""
         if params:
-            raise ValueError(f"python_biriba takes no observation parameters, got {params}")
-        perfect = iig_obs_type is not None and iig_obs_type.perfect_recall
+            raise BiribaError(f"{GAME_NAME} takes no observation parameters, got {excerpt(params)}")
+        perfect = False
+        if iig_obs_type is not None:
+            found = getattr(iig_obs_type, "perfect_recall", None)
+            if not isinstance(found, bool):
+                raise TypeError(
+                    "iig_obs_type is None or a pyspiel.IIGObservationType, "
+                    f"got {type(iig_obs_type).__name__}"
+                )
+            perfect = found
         return BiribaObserver(self, perfect)
 
 
@@ -366,6 +403,11 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if not 0 <= action < len(CARDS):
+                raise BiribaError(
+                    f"{excerpt(action)} is no chance outcome: "
+                    f"cards are dealt by index, 0 to {len(CARDS) - 1}"
+                )
             return f"deal {CARDS[action]}"
         if self._c.deal is not None and player == self.current_player():
             move = self._legal_map().get(action)
@@ -386,13 +428,17 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> BiribaState:
         """A state the seat cannot tell from this one: the cards it cannot see dealt at
         random (:meth:`PlayerView.sample <biriba.PlayerView.sample>`), seeded from
-        ``probability_sampler``. The sampled deal has the public history but cannot be
-        undone past the view."""
+        ``probability_sampler``, a function that returns a float in [0, 1) (else
+        :class:`TypeError` or :class:`~biriba.BiribaError`). The sampled deal has the
+        public history but cannot be undone past the view."""
         c = self._c
         if c.deal is None:
             clone: BiribaState = self.clone()
             return clone
-        rng = random.Random(int(probability_sampler() * 2**52))
+        drawn = check_real(probability_sampler(), "probability_sampler()", 0)
+        if drawn >= 1:
+            raise BiribaError(f"probability_sampler() must be below 1, got {excerpt(drawn)}")
+        rng = random.Random(int(drawn * 2**52))
         state = BiribaState(c.game, c.deal.view(player_id).sample(rng))
         cursor = state._c
         cursor.moves = c.moves
@@ -450,6 +496,7 @@ class BiribaObserver:
 
     def set_from(self, state: BiribaState, player: int) -> None:
         """Fill :attr:`tensor` from ``player``'s point of view (zeros while dealing)."""
+        self._check(state, player, "set_from")
         deal = state.deal
         self.tensor.fill(0)
         if deal is None:
@@ -466,7 +513,21 @@ class BiribaObserver:
 
     def string_from(self, state: BiribaState, player: int) -> str:
         """The information-state or observation string of ``player``."""
+        self._check(state, player, "string_from")
         return _info_string(state, player, history=self.perfect_recall)
+
+    def _check(self, state: object, player: object, method: str) -> None:
+        """:class:`TypeError` unless ``state`` is a :class:`BiribaState`, and the error of
+        :func:`~biriba.rules.check_number` unless ``player`` is a seat of its game."""
+        _check_state(state, f"BiribaObserver.{method}")
+        rules = self.game.rules
+        check_number(player, "seat", rules.players, rules)
+
+
+def _check_state(state: object, what: str) -> None:
+    """:class:`TypeError` unless ``state`` is a :class:`BiribaState` (for ``what``)."""
+    if not isinstance(state, BiribaState):
+        raise TypeError(f"{what} expects a BiribaState, got {type(state).__name__}")
 
 
 class TableEvaluator(mcts.Evaluator):  # type: ignore[misc]
@@ -482,6 +543,7 @@ class TableEvaluator(mcts.Evaluator):  # type: ignore[misc]
 
     def evaluate(self, state: BiribaState) -> Any:
         """The returns of ``state`` after the greedy play-out."""
+        _check_state(state, "TableEvaluator.evaluate")
         c = state._c
         deal = c.deal
         if deal is None or state.is_terminal():
@@ -496,6 +558,7 @@ class TableEvaluator(mcts.Evaluator):  # type: ignore[misc]
 
     def prior(self, state: BiribaState) -> list[tuple[int, float]]:
         """Equal priors over the legal actions (the chance outcomes at a chance node)."""
+        _check_state(state, "TableEvaluator.prior")
         if state.is_chance_node():
             return list(state.chance_outcomes())
         legal = state.legal_actions()

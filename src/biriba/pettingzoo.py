@@ -47,9 +47,9 @@ from biriba.encoding import (
     team_returns,
 )
 from biriba.errors import BiribaError
-from biriba.limits import excerpt
+from biriba.limits import check_seed, excerpt
 from biriba.moves import Move
-from biriba.rules import BIRIBA, RuleSet, check_rules
+from biriba.rules import BIRIBA, RuleSet, check_number, check_rules
 
 __all__ = ["BiribaEnv", "env", "raw_env"]
 
@@ -96,21 +96,51 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
         self.moves = 0
         self._legal: dict[int, Move] = {}
 
+    def _seat(self, agent: object) -> int:
+        """The seat of ``agent`` (``"player_0"`` …): else :class:`TypeError` (not a str) or
+        :class:`~biriba.BiribaError` (no agent of this environment)."""
+        if not isinstance(agent, str):
+            raise TypeError(f"an agent is a str such as 'player_0', got {type(agent).__name__}")
+        try:
+            return self.possible_agents.index(agent)
+        except ValueError:
+            last = self.possible_agents[-1]
+            raise BiribaError(
+                f"no agent {excerpt(agent)}: the agents are player_0 to {last}"
+            ) from None
+
+    def _dealt(self) -> Deal:
+        """The deal of the episode: else :class:`~biriba.BiribaError`, before the first
+        :meth:`reset`."""
+        deal = self.deal
+        if deal is None:
+            raise BiribaError(f"{_NAME}: reset() comes first, to deal a deal")
+        return deal
+
     def observation_space(self, agent: str) -> Any:
         """The agent's observation space (the same for every agent)."""
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> Any:
         """The agent's action space: ``Discrete(codec.size)``."""
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new deal: shuffled from ``seed`` (or from the previous episode's
-        generator); ``options={"dealer": seat}`` picks the dealer (0 by default)."""
-        if seed is not None:
-            self._rng = random.Random(seed)
-        dealer = int((options or {}).get("dealer", 0))
-        self.deal = Deal.new(self.rules, seed=self._rng.getrandbits(63), dealer=dealer)
+        """Deal a new deal: shuffled from ``seed`` (an int or a str; else from the previous
+        episode's generator); ``options={"dealer": seat}`` picks the dealer (0 by default).
+        Other keys of ``options`` are ignored, as PettingZoo's ``api_test`` expects (it
+        passes ``{"options": 1}``). Everything is checked first: a reset refused
+        (:class:`TypeError`, :class:`~biriba.BiribaError`) changes nothing, the generator
+        included."""
+        check_seed(seed)
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
+        dealer = check_number(
+            (options or {}).get("dealer", 0), "seat", self.rules.players, self.rules
+        )
+        rng = self._rng if seed is None else random.Random(seed)
+        self.deal = Deal.new(self.rules, seed=rng.getrandbits(63), dealer=dealer)
+        self._rng = rng
         self.moves = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -128,28 +158,44 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's view, encoded, and its action mask."""
-        deal = self.deal
-        assert deal is not None, "reset() first"
-        seat = self.possible_agents.index(agent)
+        deal = self._dealt()
+        seat = self._seat(agent)
         observation = observe_array(deal.view(seat), compact=self.compact)
         mask: Any = np.zeros(self.codec.size, np.int8)
         if seat == deal.to_move and agent == self.agent_selection:
             mask[list(self._legal)] = 1
         return {"observation": observation, "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (``None`` unless ``observe``), cumulative
+        reward, termination, truncation and info; :class:`~biriba.BiribaError` before
+        :meth:`reset` and once every agent is done."""
+        self._dealt()
+        if not self.agents:
+            raise BiribaError(f"{_NAME}: every agent is done; reset() for another deal")
+        return super().last(observe)  # type: ignore[no-any-return]
+
     def step(self, action: int | None) -> None:
-        """Play the selected agent's action (``None`` once it is terminated or truncated)."""
+        """Play the selected agent's action, an action id: any integer type, such as
+        NumPy's, but not a ``bool`` (:class:`TypeError`); an id out of range or of no
+        legal move raises the codec's :class:`~biriba.BiribaError` or
+        :class:`~biriba.IllegalMoveError`. ``None`` once the agent is terminated or
+        truncated, and only then. A step refused changes nothing."""
+        deal = self._dealt()
+        if not self.agents:
+            raise BiribaError(f"{_NAME}: every agent is done; reset() for another deal")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise BiribaError(f"{agent} is done: its only action is None")
             self._was_dead_step(action)
             return
-        deal = self.deal
-        assert deal is not None
         if action is None:
-            raise ValueError(f"{agent} is to move: None is no action")
-        move = self._legal.get(int(action))
+            raise BiribaError(f"{agent} is to move: None is no action")
+        number = self.codec._check_action(action)  # the codec's own check of an id
+        move = self._legal.get(number)
         if move is None:  # the codec says why, with the rule (IllegalMoveError)
-            move = self.codec.decode(int(action), deal)
+            move = self.codec.decode(number, deal)
         deal.play(move)
         self.moves += 1
         self._cumulative_rewards[agent] = 0.0
