@@ -372,7 +372,7 @@ class ActionCodec:
         no legal move now (with the rule that forbids it where the id names a move), and
         :class:`~biriba.BiribaError` for a number that is no id.
         """
-        action = self._check_action(action)
+        action = self.check_action(action)
         legal = self.legal_actions(table)
         move = legal.get(action)
         if move is not None:
@@ -411,7 +411,7 @@ class ActionCodec:
             return AddToMeld(slot, card) if place == 0 else None
         return AddToMeld(slot, card, outcomes[place]) if place < len(outcomes) else None
 
-    def _check_action(self, action: object) -> int:
+    def check_action(self, action: object) -> int:
         """``action`` as an ``int`` if it is an action id (an ``int`` or any integer type,
         such as NumPy's, but not a ``bool``): else :class:`TypeError`, or
         :class:`~biriba.BiribaError` for a number that is no id."""
@@ -430,7 +430,7 @@ class ActionCodec:
     def describe(self, action: int) -> str:
         """What ``action`` stands for, without a position: a move text, or for an addition
         ``add S C`` and, where it can have several outcomes, ``#p`` the outcome's place."""
-        action = self._check_action(action)
+        action = self.check_action(action)
         if action < self.discard_base:
             return str(self.keywords[action])
         if action < self.meld_base:

@@ -192,7 +192,7 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise BiribaError(f"{agent} is to move: None is no action")
-        number = self.codec._check_action(action)  # the codec's own check of an id
+        number = self.codec.check_action(action)  # the codec's own check of an id
         move = self._legal.get(number)
         if move is None:  # the codec says why, with the rule (IllegalMoveError)
             move = self.codec.decode(number, deal)
