@@ -25,21 +25,25 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
 
 import attrs
 
 from biriba.deal import Deal
 from biriba.errors import BiribaError, RecordError
 from biriba.limits import (
+    EXCERPT,
+    MAX_DEPTH,
     MAX_JSON,
     MAX_MOVES,
     MAX_POINTS,
     MAX_SEED_DIGITS,
+    check_count,
     check_seed,
     excerpt,
     is_points,
     parse_json,
+    too_deep,
 )
 from biriba.match import Match
 from biriba.rules import RuleSet, check_rules, cited, rules_from_data, rules_to_data, same_rules
@@ -65,11 +69,64 @@ FORMAT = "biriba-record"
 VERSION = 1
 
 _PARTS = ("melded", "bonuses", "hands", "closing", "reserve", "total")
+#: The widest indent of :func:`dumps` and :func:`dump`, in spaces a level.
+_MAX_INDENT: Final = 16
+#: A bound on a record's dealer and winner (a seat and a team): more seats than any rule
+#: set's pack (at most 16 decks and 64 jokers) could deal a hand to.
+_MAX_SEATS: Final = 1_000
+
+
+def _check_rules_field(rules: object, owner: str) -> None:
+    """A record's ``rules``: a rule set's name (a non-empty str) or its data (a mapping,
+    checked in full when the record is replayed, nested at most
+    :data:`~biriba.limits.MAX_DEPTH` deep)."""
+    if isinstance(rules, str):
+        if not rules:
+            raise _fail(f"a {owner}'s rules name a rule set, got ''")
+        return
+    if not isinstance(rules, Mapping):
+        raise TypeError(
+            f"a {owner}'s rules are a rule set's name or data, got {type(rules).__name__}"
+        )
+    if too_deep(rules):
+        raise _fail(f"a {owner}'s rules nest at most {MAX_DEPTH} deep")
+
+
+def _check_seed_field(seed: object, owner: str) -> None:
+    """A record's ``seed``, as :func:`~biriba.limits.check_seed` takes it."""
+    try:
+        check_seed(seed, f"a {owner}'s seed")
+    except BiribaError as error:
+        raise _fail(str(error)) from None
+
+
+def _check_seat_field(value: object, name: str, owner: str) -> None:
+    """A record's dealer or winner: an int from 0 to ``_MAX_SEATS - 1`` (whether the rule
+    set has that seat or team is checked when the record is replayed)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"a {owner}'s {name} is an int, got {type(value).__name__}")
+    if not 0 <= value < _MAX_SEATS:
+        raise _fail(f"a {owner}'s {name} is 0 to {_MAX_SEATS - 1}, got {excerpt(value)}")
+
+
+def _check_sequence(value: object, name: str, owner: str, kind: type, what: str) -> None:
+    """A record's ``name``: a tuple (or a list) of ``kind`` (``what``; a bool is no int)."""
+    if not isinstance(value, tuple | list):
+        raise TypeError(f"a {owner}'s {name} is a tuple, got {type(value).__name__}")
+    for item in value:
+        if not isinstance(item, kind) or isinstance(item, bool):
+            raise TypeError(f"a {owner}'s {name} hold {what}, got {type(item).__name__}")
 
 
 @attrs.frozen
 class DealRecord:
-    """One deal: how it started (a seed and a dealer, or a position) and every move."""
+    """One deal: how it started (a seed and a dealer, or a position) and every move.
+
+    Made by hand, a record is checked as :func:`loads` checks one read from JSON: a field
+    of the wrong type raises :class:`TypeError`, a bad value (no seed and no start, or
+    both; a dealer out of range, a huge score) :class:`~biriba.RecordError`. The rule set
+    and the starting position are checked in full when the record is replayed.
+    """
 
     #: The rules: a preset's name, or a rule set's data (:meth:`RuleSet.to_dict
     #: <biriba.RuleSet.to_dict>`) for any other rule set.
@@ -84,6 +141,29 @@ class DealRecord:
     start: dict[str, Any] | None = attrs.field(default=None, eq=False)
     #: The final score per team, part by part, if the deal is over.
     score: tuple[dict[str, int], ...] | None = None
+
+    def __attrs_post_init__(self) -> None:
+        # A record built by hand is checked as a record read from JSON is (from_dict):
+        # a field of the wrong type raises TypeError, a bad value RecordError.
+        owner = "DealRecord"
+        _check_rules_field(self.rules, owner)
+        _check_sequence(self.moves, "moves", owner, str, "move texts (str)")
+        if len(self.moves) > MAX_MOVES:
+            raise _fail(f"a deal holds at most {MAX_MOVES} moves, got {len(self.moves)}")
+        _check_seed_field(self.seed, owner)
+        _check_seat_field(self.dealer, "dealer", owner)
+        start = self.start
+        if start is not None:
+            if not isinstance(start, Mapping):
+                raise TypeError(
+                    f"a {owner}'s start is a position's data or None, got {type(start).__name__}"
+                )
+            if too_deep(start):
+                raise _fail(f"a {owner}'s start nests at most {MAX_DEPTH} deep")
+        if (self.seed is None) == (start is None):
+            raise _fail(f"a {owner} gives exactly one of seed and start")
+        if self.score is not None:
+            _check_score(self.score, owner)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``deal`` record of the schema)."""
@@ -103,7 +183,11 @@ class DealRecord:
 @attrs.frozen
 class MatchRecord:
     """A match: its seed, or where it was resumed, and every deal, with the running
-    totals."""
+    totals.
+
+    Checked when made, as a :class:`DealRecord` is (``deals`` holds at least one
+    :class:`DealRecord`).
+    """
 
     #: The rules: a preset's name, or a rule set's data.
     rules: str | dict[str, Any] = attrs.field(hash=False)
@@ -120,6 +204,31 @@ class MatchRecord:
     #: "deals_played": n}``; its first deal then starts from a position. ``None`` for
     #: a match played from its seed's first deal.
     start: dict[str, Any] | None = attrs.field(default=None, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        # Checked as DealRecord's fields are; a deal record checked itself when made.
+        owner = "MatchRecord"
+        _check_rules_field(self.rules, owner)
+        _check_seed_field(self.seed, owner)
+        _check_sequence(self.deals, "deals", owner, DealRecord, "DealRecords")
+        if not self.deals:
+            raise _fail(f"a {owner} holds at least one deal")
+        _check_sequence(self.totals, "totals", owner, int, "ints")
+        if not all(is_points(t) for t in self.totals):
+            raise _fail(
+                f"a {owner}'s totals are at most {MAX_POINTS:,} either way, got "
+                f"{excerpt(list(self.totals))}"
+            )
+        if self.winner is not None:
+            _check_seat_field(self.winner, "winner", owner)
+        if self.start is not None:
+            if not isinstance(self.start, Mapping):
+                raise TypeError(
+                    f"a {owner}'s start is a mapping or None, got {type(self.start).__name__}"
+                )
+            if too_deep(self.start):
+                raise _fail(f"a {owner}'s start nests at most {MAX_DEPTH} deep")
+            _match_start(self.start)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (the ``match`` record of the schema)."""
@@ -142,6 +251,33 @@ class MatchRecord:
 
 
 Record = DealRecord | MatchRecord
+
+
+def _check_score(score: object, owner: str) -> None:
+    """A deal record's final score: per team, a mapping of exactly the parts of B8 (as
+    :func:`record_deal` writes them) to ints of at most :data:`~biriba.limits.MAX_POINTS`
+    either way."""
+    if not isinstance(score, tuple | list):
+        raise TypeError(f"a {owner}'s score is a tuple or None, got {type(score).__name__}")
+    for team in score:
+        if not isinstance(team, Mapping):
+            raise TypeError(f"a {owner}'s score holds mappings, got {type(team).__name__}")
+        if set(team) != set(_PARTS):
+            raise _fail(
+                f"a {owner}'s score gives each team's {', '.join(_PARTS)}, got "
+                f"{excerpt(list(team))}"
+            )
+        for part in _PARTS:
+            value = team[part]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(
+                    f"a {owner}'s score part {part} is an int, got {type(value).__name__}"
+                )
+            if not is_points(value):
+                raise _fail(
+                    f"a {owner}'s score part {part} is at most {MAX_POINTS:,} either way, got "
+                    f"{excerpt(value)}"
+                )
 
 
 def record_deal(deal: Deal) -> DealRecord:
@@ -207,26 +343,56 @@ def schema(name: str) -> dict[str, Any]:
     return loaded
 
 
+def _indent(indent: object) -> int | None:
+    """``indent`` checked: ``None`` or a whole number of spaces from 0 to 16 (else
+    :class:`TypeError` or :class:`~biriba.BiribaError`)."""
+    if indent is None:
+        return None
+    spaces = check_count(indent, "indent", least=0)
+    if spaces > _MAX_INDENT:
+        raise BiribaError(f"indent must be at most {_MAX_INDENT} spaces, got {excerpt(spaces)}")
+    return spaces
+
+
+def _reason(error: Exception) -> str:
+    """Why a file could not be read or written, in short: an :class:`OSError`'s
+    ``strerror`` (its ``str`` would quote the whole path), else the start of the message
+    (a path with a NUL, a file already closed)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)[:EXCERPT]
+
+
 def dumps(record: Record, *, indent: int | None = None) -> str:
-    """The record as JSON text."""
+    """The record as JSON text: on one line, or with ``indent`` spaces a level (a whole
+    number from 0 to 16; another type raises :class:`TypeError`, another number
+    :class:`~biriba.BiribaError`). A record whose data cannot be written as JSON (a
+    ``start`` changed after the record was made to hold a huge int) raises
+    :class:`~biriba.RecordError`."""
     if not isinstance(record, DealRecord | MatchRecord):
         raise TypeError(f"dumps expects a DealRecord or MatchRecord, got {type(record).__name__}")
-    return json.dumps(record.to_dict(), indent=indent)
+    spaces = _indent(indent)
+    try:
+        return json.dumps(record.to_dict(), indent=spaces)
+    except (ValueError, RecursionError) as error:
+        raise RecordError(f"the record cannot be written as JSON: {_reason(error)}") from None
 
 
 def dump(record: Record, file: str | os.PathLike[str] | IO[str], *, indent: int | None = 1) -> None:
     """Write the record as JSON to ``file``: a path, or a text file open for writing.
 
-    A file that cannot be written raises :class:`~biriba.RecordError` (its cause, the
-    :class:`OSError`, chained).
+    ``indent`` is as in :func:`dumps`. A file that cannot be written (a path that cannot
+    be opened, with a NUL in it, a file closed) raises :class:`~biriba.RecordError`
+    quoting at most an excerpt of the path (its cause chained); the record is checked
+    and written out as text before the file is opened.
     """
     text = dumps(record, indent=indent) + "\n"
     if isinstance(file, str | os.PathLike):
         try:
             Path(file).write_text(text, encoding="utf-8")
-        except OSError as error:
+        except (OSError, ValueError) as error:
             raise RecordError(
-                f"cannot write the record to {excerpt(str(file))}: {error.strerror}"
+                f"cannot write the record to {excerpt(str(file))}: {_reason(error)}"
             ) from error
         return
     write = getattr(file, "write", None)
@@ -234,8 +400,8 @@ def dump(record: Record, file: str | os.PathLike[str] | IO[str], *, indent: int 
         raise TypeError(f"dump expects a path or a text file, got {type(file).__name__}")
     try:
         write(text)
-    except OSError as error:
-        raise RecordError(f"cannot write the record: {error.strerror}") from error
+    except (OSError, ValueError) as error:
+        raise RecordError(f"cannot write the record: {_reason(error)}") from error
 
 
 def loads(text: str | bytes) -> Record:
@@ -251,16 +417,17 @@ def load(file: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Record:
     """Read a record from ``file``: a path, or a file open for reading (text or binary).
 
     Raises :class:`~biriba.RecordError` for a record that is malformed or too large, and
-    for a file that cannot be read (its cause, the :class:`OSError`, chained).
+    for a file that cannot be read (a path that cannot be opened, with a NUL in it, a
+    file closed), quoting at most an excerpt of the path (its cause chained).
     """
     limit = 4 * MAX_JSON + 1  # bytes enough for MAX_JSON characters, and one more
     if isinstance(file, str | os.PathLike):
         try:
             with open(file, "rb") as opened:
                 content: str | bytes = opened.read(limit)
-        except OSError as error:
+        except (OSError, ValueError) as error:
             raise RecordError(
-                f"cannot read the record {excerpt(str(file))}: {error.strerror}"
+                f"cannot read the record {excerpt(str(file))}: {_reason(error)}"
             ) from error
     else:
         read = getattr(file, "read", None)
@@ -269,9 +436,11 @@ def load(file: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Record:
         try:
             content = read(limit)
         except OSError as error:
-            raise RecordError(f"cannot read the record: {error.strerror}") from error
+            raise RecordError(f"cannot read the record: {_reason(error)}") from error
         except UnicodeDecodeError as error:
             raise RecordError(f"a record is JSON text in UTF-8: {error.reason}") from None
+        except ValueError as error:  # a file closed
+            raise RecordError(f"cannot read the record: {_reason(error)}") from error
         if not isinstance(content, str | bytes):
             raise TypeError(f"the file's read() gave {type(content).__name__}, not text")
     return loads(content)
@@ -303,8 +472,10 @@ def from_dict(data: Any) -> Record:
                 f"totals must be a list of integers, each at most {MAX_POINTS:,} either way"
             )
         winner = data.get("winner")
-        if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)):
-            raise _fail("winner must be a team number or null")
+        if winner is not None and (
+            isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < _MAX_SEATS
+        ):
+            raise _fail(f"winner must be a team number or null, got {excerpt(winner)}")
         seed = _seed(data.get("seed"), "record")
         start = _match_start(data.get("start"))
         rules = _rules_name(data, "record")
@@ -404,8 +575,8 @@ def _deal_record(data: Mapping[str, Any], where: str) -> DealRecord:
     if (seed is None) == (start is None):
         raise _fail(f"{where}: give exactly one of seed and start")
     dealer = data.get("dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int):
-        raise _fail(f"{where}: dealer must be an integer")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < _MAX_SEATS:
+        raise _fail(f"{where}: dealer must be a seat number, got {excerpt(dealer)}")
     score = data.get("score")
     parsed_score = None
     if score is not None:

@@ -40,8 +40,10 @@ from typing import Any, Final
 import attrs
 
 from biriba.deal import Deal
+from biriba.errors import BiribaError, RecordError
+from biriba.limits import check_text, excerpt
 from biriba.match import Match
-from biriba.records import DealRecord, MatchRecord, replay
+from biriba.records import DealRecord, MatchRecord, _reason, replay
 from biriba.rules import RuleSet
 from biriba.svg import Table, frames, table_of
 
@@ -196,6 +198,20 @@ def _pack(value: Any) -> str:
     return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
 
 
+def _check_title(title: object) -> None:
+    """A page's title: a str of at most :data:`~biriba.limits.MAX_TEXT` characters, every
+    one of which UTF-8 can write."""
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a str, got {type(title).__name__}")
+    check_text(title, "page title")
+    try:
+        title.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise BiribaError(
+            f"title {excerpt(title)} is not text UTF-8 can write: {error.reason}"
+        ) from None
+
+
 def replay_html(
     record: DealRecord | MatchRecord,
     *,
@@ -209,12 +225,14 @@ def replay_html(
     The record is replayed first (:func:`biriba.records.replay`, which raises
     :class:`~biriba.RecordError` at the first move that does not replay); ``rules`` is
     needed only for a rule set that is not a preset. ``bottom`` is the seat drawn at the
-    bottom, ``colors`` as in :mod:`biriba.svg`, ``title`` the page's title.
+    bottom, ``colors`` as in :mod:`biriba.svg`, ``title`` the page's title: a str of at
+    most :data:`~biriba.limits.MAX_TEXT` characters that UTF-8 can write (no lone
+    surrogate), else :class:`~biriba.BiribaError` (:class:`TypeError` for another type).
     """
     if not isinstance(record, DealRecord | MatchRecord):
         raise TypeError(f"replay_html expects a record, got {type(record).__name__}")
-    if title is not None and not isinstance(title, str):
-        raise TypeError(f"title must be a str, got {type(title).__name__}")
+    if title is not None:
+        _check_title(title)
     result = replay(record, rules)
     steps = _steps(result)
     drawn = frames([s.table for s in steps], bottom=bottom, colors=colors)
@@ -284,8 +302,24 @@ def write_replay_html(
     colors: Mapping[str, str] | None = None,
     title: str | None = None,
 ) -> None:
-    """Write the replay page of ``record`` (:func:`replay_html`) to ``path``, in UTF-8."""
+    """Write the replay page of ``record`` (:func:`replay_html`) to ``path``, in UTF-8.
+
+    The page is made in full, and its text encoded, before the file is opened: a record
+    or an option refused (as by :func:`replay_html`) writes nothing. A file that cannot
+    be written (a missing folder, a folder, a NUL in the path, a name too long) raises
+    :class:`~biriba.RecordError` quoting at most an excerpt of the path, its cause
+    chained.
+    """
     if not isinstance(path, str | PathLike):
         raise TypeError(f"path must be a str or a path, got {type(path).__name__}")
     page = replay_html(record, rules=rules, bottom=bottom, colors=colors, title=title)
-    Path(path).write_text(page, encoding="utf-8")
+    try:
+        data = page.encode("utf-8")
+    except UnicodeEncodeError as error:  # (a rule set's name, say, with a lone surrogate)
+        raise BiribaError(f"the page is not text UTF-8 can write: {error.reason}") from None
+    try:
+        Path(path).write_bytes(data)
+    except (OSError, ValueError) as error:
+        raise RecordError(
+            f"cannot write the replay page to {excerpt(str(path))}: {_reason(error)}"
+        ) from error

@@ -19,10 +19,12 @@ counts, the discard pile's top cards and size, each team's melds by index (the i
 ``add 0 5H``) and score, the seat to move, the bonus suit where the position has one
 (kózi, V1), and the last move, written out and framed on the table.
 
-Options: ``size``, the picture's width in pixels (``None``: its natural size, one unit a
-pixel); ``bottom``, the seat drawn at the bottom of a table (the other seats run along
-the top, the seat after it in playing order on its right, as play goes to the right at a
-real table); ``colors``, a mapping that overrides some of :data:`DEFAULT_COLORS`.
+Options: ``size``, the picture's width in pixels, a whole number from 1 to 10,000
+(``None``: its natural size, one unit a pixel; another type raises :class:`TypeError`, a
+number out of range :class:`~biriba.BiribaError`); ``bottom``, the seat drawn at the
+bottom of a table (the other seats run along the top, the seat after it in playing order
+on its right, as play goes to the right at a real table); ``colors``, a mapping that
+overrides some of :data:`DEFAULT_COLORS`.
 
 In a notebook, cards, melds, deals and views show as these pictures by themselves
 (their ``_repr_svg_``, through :mod:`biriba.display`). :func:`frames` draws a series of
@@ -45,7 +47,7 @@ from biriba import display
 from biriba.cards import Card, Rank, Suit
 from biriba.deal import Deal, PlayerView
 from biriba.errors import BiribaError
-from biriba.limits import excerpt
+from biriba.limits import check_count, excerpt
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Discard, LayMeld, Move, Pass
 from biriba.position import Phase
@@ -106,6 +108,9 @@ _ROW_STEP: Final = 38  # the rows of one hand, or of melds squeezed together
 _PAD: Final = 10
 _LABEL: Final = 18  # a box's label line
 _WIDTH: Final = 1200
+#: The widest picture drawn, in pixels (the ``size`` option): ten times a wide screen's
+#: width, beyond which a size is a mistake (and a huge int one no float can hold).
+_MAX_SIZE: Final = 10_000
 _COLUMN: Final = 180  # the stock, the pile and the reserves
 
 
@@ -136,13 +141,15 @@ def _colors(colors: Mapping[str, str] | None) -> dict[str, str]:
 
 
 def _size(size: int | None) -> int | None:
+    """``size`` checked: ``None``, or a whole number of pixels (an int or any integer type,
+    not a bool) from 1 to :data:`_MAX_SIZE`; else :class:`TypeError` for another type,
+    :class:`~biriba.BiribaError` out of range, with an excerpt of a huge one."""
     if size is None:
         return None
-    if isinstance(size, bool) or not isinstance(size, int):
-        raise TypeError(f"size must be an int (pixels) or None, got {type(size).__name__}")
-    if size < 1:
-        raise BiribaError(f"size must be at least 1 pixel, got {size}")
-    return size
+    pixels = check_count(size, "size")
+    if pixels > _MAX_SIZE:
+        raise BiribaError(f"size must be at most {_MAX_SIZE:,} pixels, got {excerpt(pixels)}")
+    return pixels
 
 
 def _seat(seat: object, rules: RuleSet, what: str) -> int:
@@ -1037,9 +1044,10 @@ def card(card: Card, *, size: int | None = None, colors: Mapping[str, str] | Non
     """The SVG picture of one card."""
     if not isinstance(card, Card):
         raise TypeError(f"svg.card expects a Card, got {type(card).__name__}")
+    pixels = _size(size)
     painter = _Painter(_colors(colors), linked=False)
     body = painter.card(card, 1, 1)
-    return _document(body, _CW + 2, _CH + 2, _size(size), f"card {card}")
+    return _document(body, _CW + 2, _CH + 2, pixels, f"card {card}")
 
 
 def meld(meld: Meld, *, size: int | None = None, colors: Mapping[str, str] | None = None) -> str:
@@ -1047,11 +1055,12 @@ def meld(meld: Meld, *, size: int | None = None, colors: Mapping[str, str] | Non
     it stands for, a biriba framed and labelled clean or dirty."""
     if not isinstance(meld, Meld):
         raise TypeError(f"svg.meld expects a Meld, got {type(meld).__name__}")
+    pixels = _size(size)
     painter = _Painter(_colors(colors), linked=False)
     body, _ = _draw_meld(meld, None, 8, 2, painter)
     width, height = _meld_width(meld) + 16, _LABEL + _CH + 8
     background = _rect(0, 0, width, height, fill=painter.colors["table"], radius=6)
-    return _document(background + body, width, height, _size(size), f"meld {meld}")
+    return _document(background + body, width, height, pixels, f"meld {meld}")
 
 
 def hand(
@@ -1064,10 +1073,11 @@ def hand(
     for c in shown:
         if not isinstance(c, Card):
             raise TypeError(f"svg.hand expects cards, got {type(c).__name__}")
+    pixels = _size(size)
     painter = _Painter(_colors(colors), linked=False)
     width = _CW + max(0, len(shown) - 1) * _BOTTOM_STEP + 2
     body, _, _ = _draw_hand(shown, 0, 1, 1, width, _BOTTOM_STEP, painter)
-    return _document(body, width, _CH + 2, _size(size), f"hand {' '.join(map(str, shown))}")
+    return _document(body, width, _CH + 2, pixels, f"hand {' '.join(map(str, shown))}")
 
 
 def _check_bottom(t: Table, bottom: int | None) -> int:
@@ -1088,12 +1098,13 @@ def table(
     or a :class:`Table`."""
     t = value if isinstance(value, Table) else table_of(value)
     seat = _check_bottom(t, bottom)
+    pixels = _size(size)
     painter = _Painter(_colors(colors), linked=False)
     layout = _layout([t], seat)
     drawing = _Drawing(t, layout, painter)
     background = _rect(0, 0, _WIDTH, layout.height, fill=painter.colors["table"], radius=0)
     title = f"{t.rules.name} table, {t.turn_text()}"
-    return _document(background + "".join(drawing.parts), _WIDTH, layout.height, _size(size), title)
+    return _document(background + "".join(drawing.parts), _WIDTH, layout.height, pixels, title)
 
 
 @attrs.frozen

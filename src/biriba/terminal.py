@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import TextIO
+from typing import Final, TextIO
 
 from biriba.bots import Bot, GreedyBot
 from biriba.bots.heuristics import greedy_choice
@@ -12,7 +12,7 @@ from biriba.deal import Deal, Phase, ending
 from biriba.errors import AmbiguousMoveError, BiribaError
 from biriba.melds import MeldKind
 from biriba.moves import Move
-from biriba.rules import BIRIBA, RuleSet, cited
+from biriba.rules import BIRIBA, RuleSet, check_number, check_rules, cited
 
 __all__ = ["render_table", "run_play"]
 
@@ -24,7 +24,13 @@ HELP = (
 
 
 def render_table(deal: Deal, seat: int) -> str:
-    """The table as ``seat`` sees it: melds, pile, counts, scores, and the seat's hand."""
+    """The table as ``seat`` sees it: melds, pile, counts, scores, and the seat's hand.
+
+    ``deal`` is a :class:`~biriba.Deal` (another object, a
+    :class:`~biriba.PlayerView` included, raises :class:`TypeError`); a seat out of range
+    raises :class:`~biriba.BiribaError`."""
+    if not isinstance(deal, Deal):
+        raise TypeError(f"render_table expects a Deal, got {type(deal).__name__}")
     view = deal.view(seat)
     rules = deal.rules
     reserve, biriba, _ = rules.words
@@ -69,6 +75,29 @@ def render_table(deal: Deal, seat: int) -> str:
     return "\n".join(lines)
 
 
+#: The methods ``run_play`` calls on its output.
+_WRITER: Final = ("write", "flush")
+
+
+def _check_bots(bots: object, seat: int, rules: RuleSet) -> None:
+    """Raise :class:`TypeError` unless ``bots`` is a list (or tuple) whose entries, but the
+    one at ``seat``, have a ``choose`` method, and :class:`~biriba.BiribaError` unless it
+    has one entry per seat (B1.1)."""
+    if not isinstance(bots, list | tuple):
+        raise TypeError(f"bots must be a list of bots, one per seat, got {type(bots).__name__}")
+    if len(bots) != rules.players:
+        seats = cited(rules, "B1.1")
+        raise BiribaError(
+            f"bots has one entry per seat ({rules.players}), got {len(bots)} ({seats})",
+            rule=seats,
+        )
+    for place, bot in enumerate(bots):
+        if place != seat and not callable(getattr(bot, "choose", None)):
+            raise TypeError(
+                f"bots[{place}] must be a bot (with a choose method), got {type(bot).__name__}"
+            )
+
+
 def run_play(
     stdin: TextIO,
     out: TextIO,
@@ -81,13 +110,25 @@ def run_play(
     """Play one deal under ``rules``: the human at ``seat`` reads moves from ``stdin``;
     bots play the rest.
 
-    Returns 0 when the deal ends, 1 if the player quits or the input ends first.
+    ``stdin`` is read line by line (its ``readline``) and ``out`` written to (its
+    ``write`` and ``flush``); ``bots``, if given, is a list of one bot per seat (an object
+    with a ``choose`` method), the entry at ``seat`` unused. Returns 0 when the deal ends,
+    1 if the player quits or the input ends first. Arguments of the wrong type raise
+    :class:`TypeError` and a seat out of range or a list of bots of the wrong length
+    :class:`~biriba.BiribaError`, before anything is read or written.
     """
+    rules = check_rules(rules)
+    for stream, name, methods in ((stdin, "stdin", ("readline",)), (out, "out", _WRITER)):
+        for method in methods:
+            if not callable(getattr(stream, method, None)):
+                raise TypeError(
+                    f"{name} must be a text file with a {method}() method, got "
+                    f"{type(stream).__name__}"
+                )
     players = rules.players
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise BiribaError(
-            f"seat must be 0 to {players - 1} under {rules.name!r}", rule=cited(rules, "B1.1")
-        )
+    check_number(seat, "seat", players, rules)
+    if bots is not None:
+        _check_bots(bots, seat, rules)
     deal = Deal.new(rules, seed=seed, dealer=(seat - 1) % players)
     if bots is None:
         bots = [GreedyBot(seed=f"{deal.seed}/{s}") for s in range(players)]
@@ -128,6 +169,8 @@ def run_play(
             out.write("> ")
             out.flush()
             line = stdin.readline()
+            if not isinstance(line, str):
+                raise TypeError(f"stdin.readline() gave {type(line).__name__}, not text")
             if not line:
                 print("\nInput ended: the deal is left unfinished.", file=out)
                 return 1
