@@ -183,11 +183,8 @@ def _replay(args: argparse.Namespace, out: TextIO) -> int:
     except OSError as error:
         print(f"biriba: cannot read {args.file[:80]}: {error.strerror}", file=sys.stderr)
         return 2
-    try:
-        write_replay_html(record, args.html, bottom=args.bottom)
-    except OSError as error:
-        print(f"biriba: cannot write {args.html[:80]}: {error.strerror}", file=sys.stderr)
-        return 2
+    # (a page that cannot be written is a RecordError, which main() reports)
+    write_replay_html(record, args.html, bottom=args.bottom)
     print(f"wrote {args.html}: open it in a browser, step with the arrow keys", file=out)
     return 0
 

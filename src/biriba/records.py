@@ -527,13 +527,14 @@ def _match_start(start: object) -> dict[str, Any] | None:
 
 def _seed(seed: object, where: str) -> int | str | None:
     """A record's ``seed``, checked: an integer (of at most :data:`~biriba.limits.MAX_SEED_DIGITS`
-    digits), a string or null."""
+    digits), a string of text (no lone surrogate, :func:`~biriba.limits.check_seed`) or
+    null."""
     try:
         return check_seed(seed)
     except (TypeError, BiribaError):
         raise _fail(
             f"{where}: seed must be an integer of at most {MAX_SEED_DIGITS:,} digits, a "
-            f"string or null"
+            f"string of text or null"
         ) from None
 
 
