@@ -51,6 +51,7 @@ __all__ = [
     "excerpt",
     "is_points",
     "parse_json",
+    "reason_of",
     "too_deep",
 ]
 
@@ -125,6 +126,15 @@ def _digits(value: int) -> int:
     # one power of ten (10**4000 - 1 has 4,000 digits, 10**4000 has 4,001).
     digits = int(size.bit_length() * 0.30103) + 1
     return digits - 1 if size < 10 ** (digits - 1) else digits
+
+
+def reason_of(error: Exception) -> str:
+    """Why a file could not be read or written, in short: an :class:`OSError`'s
+    ``strerror`` (its ``str`` would quote the whole path), else the start of the message
+    (a path with a NUL, a file already closed). Records and the replay page say it."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)[:EXCERPT]
 
 
 def check_seed(seed: object, what: str = "seed") -> int | str | None:

@@ -32,7 +32,6 @@ import attrs
 from biriba.deal import Deal
 from biriba.errors import BiribaError, RecordError
 from biriba.limits import (
-    EXCERPT,
     MAX_DEPTH,
     MAX_JSON,
     MAX_MOVES,
@@ -43,6 +42,7 @@ from biriba.limits import (
     excerpt,
     is_points,
     parse_json,
+    reason_of,
     too_deep,
 )
 from biriba.match import Match
@@ -354,15 +354,6 @@ def _indent(indent: object) -> int | None:
     return spaces
 
 
-def _reason(error: Exception) -> str:
-    """Why a file could not be read or written, in short: an :class:`OSError`'s
-    ``strerror`` (its ``str`` would quote the whole path), else the start of the message
-    (a path with a NUL, a file already closed)."""
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror
-    return str(error)[:EXCERPT]
-
-
 def dumps(record: Record, *, indent: int | None = None) -> str:
     """The record as JSON text: on one line, or with ``indent`` spaces a level (a whole
     number from 0 to 16; another type raises :class:`TypeError`, another number
@@ -375,7 +366,7 @@ def dumps(record: Record, *, indent: int | None = None) -> str:
     try:
         return json.dumps(record.to_dict(), indent=spaces)
     except (ValueError, RecursionError) as error:
-        raise RecordError(f"the record cannot be written as JSON: {_reason(error)}") from None
+        raise RecordError(f"the record cannot be written as JSON: {reason_of(error)}") from None
 
 
 def dump(record: Record, file: str | os.PathLike[str] | IO[str], *, indent: int | None = 1) -> None:
@@ -392,7 +383,7 @@ def dump(record: Record, file: str | os.PathLike[str] | IO[str], *, indent: int 
             Path(file).write_text(text, encoding="utf-8")
         except (OSError, ValueError) as error:
             raise RecordError(
-                f"cannot write the record to {excerpt(str(file))}: {_reason(error)}"
+                f"cannot write the record to {excerpt(str(file))}: {reason_of(error)}"
             ) from error
         return
     write = getattr(file, "write", None)
@@ -401,7 +392,7 @@ def dump(record: Record, file: str | os.PathLike[str] | IO[str], *, indent: int 
     try:
         write(text)
     except (OSError, ValueError) as error:
-        raise RecordError(f"cannot write the record: {_reason(error)}") from error
+        raise RecordError(f"cannot write the record: {reason_of(error)}") from error
 
 
 def loads(text: str | bytes) -> Record:
@@ -427,7 +418,7 @@ def load(file: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Record:
                 content: str | bytes = opened.read(limit)
         except (OSError, ValueError) as error:
             raise RecordError(
-                f"cannot read the record {excerpt(str(file))}: {_reason(error)}"
+                f"cannot read the record {excerpt(str(file))}: {reason_of(error)}"
             ) from error
     else:
         read = getattr(file, "read", None)
@@ -436,11 +427,11 @@ def load(file: str | os.PathLike[str] | IO[str] | IO[bytes]) -> Record:
         try:
             content = read(limit)
         except OSError as error:
-            raise RecordError(f"cannot read the record: {_reason(error)}") from error
+            raise RecordError(f"cannot read the record: {reason_of(error)}") from error
         except UnicodeDecodeError as error:
             raise RecordError(f"a record is JSON text in UTF-8: {error.reason}") from None
         except ValueError as error:  # a file closed
-            raise RecordError(f"cannot read the record: {_reason(error)}") from error
+            raise RecordError(f"cannot read the record: {reason_of(error)}") from error
         if not isinstance(content, str | bytes):
             raise TypeError(f"the file's read() gave {type(content).__name__}, not text")
     return loads(content)

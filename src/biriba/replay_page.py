@@ -41,9 +41,9 @@ import attrs
 
 from biriba.deal import Deal
 from biriba.errors import BiribaError, RecordError
-from biriba.limits import check_text, excerpt
+from biriba.limits import check_text, excerpt, reason_of
 from biriba.match import Match
-from biriba.records import DealRecord, MatchRecord, _reason, replay
+from biriba.records import DealRecord, MatchRecord, replay
 from biriba.rules import RuleSet
 from biriba.svg import Table, frames, table_of
 
@@ -321,5 +321,5 @@ def write_replay_html(
         Path(path).write_bytes(data)
     except (OSError, ValueError) as error:
         raise RecordError(
-            f"cannot write the replay page to {excerpt(str(path))}: {_reason(error)}"
+            f"cannot write the replay page to {excerpt(str(path))}: {reason_of(error)}"
         ) from error
