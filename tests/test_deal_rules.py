@@ -530,7 +530,8 @@ def test_score_team_matches_the_deal_score_part_by_part() -> None:
     assert never.reserve == -100 and never.hands == -15  # B8.6, B8.4
     with pytest.raises(TypeError):
         score_team(["3H 4H 5H"], [], reserve_received=True)  # type: ignore[list-item]
-    with pytest.raises(TypeError, match="reserve_received must be a bool"):
+    # (the compiled build's own check of the annotation answers first there)
+    with pytest.raises(TypeError, match=r"reserve_received must be a bool|bool object expected"):
         score_team([], [], reserve_received="yes")  # type: ignore[arg-type]
 
 
@@ -551,5 +552,5 @@ def test_team_score_checks_its_arguments_and_scores_as_the_deal() -> None:
     ):
         with pytest.raises(TypeError):
             team_score(*wrong)
-    with pytest.raises(TypeError, match="bonus_suit"):
+    with pytest.raises(TypeError, match=r"bonus_suit|Suit or None object expected"):
         team_score(*parts, bonus_suit="H")  # type: ignore[arg-type]
