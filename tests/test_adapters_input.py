@@ -100,6 +100,9 @@ def test_pettingzoo_reset_checks_its_options_before_touching_anything() -> None:
     assert env.deal.to_dict() == twin.deal.to_dict()
     env.reset(seed=4, options={"dealer": 2})
     assert env.deal.dealer == 2
+    np = pytest.importorskip("numpy")
+    env.reset(seed=4, options={"dealer": np.int64(3)})  # an integer of NumPy's, as actions
+    assert env.deal.dealer == 3
     env.reset(seed=4, options={"options": 1})  # other keys are ignored (PettingZoo's api_test)
     assert env.deal.dealer == 0
 

@@ -27,6 +27,7 @@ running after ``max_moves`` moves is truncated and scored as if it ended there.
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Final
 
@@ -135,9 +136,10 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
         check_seed(seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
-        dealer = check_number(
-            (options or {}).get("dealer", 0), "seat", self.rules.players, self.rules
-        )
+        given = (options or {}).get("dealer", 0)
+        if not isinstance(given, bool | int) and hasattr(type(given), "__index__"):
+            given = operator.index(given)  # an integer of another type, as NumPy's
+        dealer = check_number(given, "seat", self.rules.players, self.rules)
         rng = self._rng if seed is None else random.Random(seed)
         self.deal = Deal.new(self.rules, seed=rng.getrandbits(63), dealer=dealer)
         self._rng = rng
