@@ -7,7 +7,7 @@ import io
 import json
 import math
 import random
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -438,6 +438,8 @@ def test_simulate_checks_workers_and_that_the_bots_can_go_to_worker_processes() 
     for factory in (local_factory, lambda seed: RandomBot(seed)):
         with pytest.raises(TypeError, match="picklable"):
             simulate([factory, "random"], deals=1, workers=2)
+        with ProcessPoolExecutor(1) as pool, pytest.raises(TypeError, match="picklable"):
+            simulate([factory, "random"], deals=1, executor=pool)
         assert simulate([factory, "random"], deals=1, workers=1).games == 1
 
 
@@ -451,18 +453,34 @@ def test_simulation_results_check_the_bot_asked_about() -> None:
     for z in (0, -1.0, math.inf, 10**5000):
         with pytest.raises(BiribaError, match="z must be a finite number more than 0"):
             result.confidence_interval(0, z)
+
+    class Index:  # an integer of another library (NumPy's): its __index__ only
+        def __index__(self) -> int:
+            return 1
+
+    assert result.win_rate(Index()) == result.win_rate(1)  # type: ignore[arg-type]
     low, high = result.confidence_interval(0, 2.58)  # 99%: wider than 95%
     low95, high95 = result.confidence_interval(0)
     assert low <= low95 <= high95 <= high
 
 
-def test_play_deal_leaves_the_deal_as_it_was_when_it_fails() -> None:
+def test_play_deal_checks_before_playing_and_keeps_what_it_played() -> None:
     deal = Deal.new(seed=1)
     deal.play("draw")
     before = deal.to_dict()
+    with pytest.raises(BiribaError, match="needs 4 bots"):
+        play_deal(deal, [RandomBot(0)])
+    with pytest.raises(TypeError, match="is not a bot"):
+        play_deal(deal, [RandomBot(0), None, RandomBot(2), RandomBot(3)])  # type: ignore[list-item]
+    assert deal.to_dict() == before  # refused arguments: nothing played
+    # The move cap, or a bot's illegal move, stops the deal where it stands: the moves
+    # played before are kept, to be scored or taken back.
     with pytest.raises(BiribaError, match="did not end within 3 moves"):
         play_deal(deal, [RandomBot(i) for i in range(4)], max_moves=3)
-    assert deal.to_dict() == before and len(deal.history) == 1
+    assert len(deal.history) == 4
+    for _ in range(3):
+        deal.undo()
+    assert deal.to_dict() == before
 
     class Illegal:
         def choose(self, view: object) -> str:
@@ -470,7 +488,7 @@ def test_play_deal_leaves_the_deal_as_it_was_when_it_fails() -> None:
 
     with pytest.raises(BiribaError, match=r"B4\.1"):
         play_deal(deal, [RandomBot(0), Illegal(), RandomBot(2), RandomBot(3)])  # type: ignore[list-item]
-    assert deal.to_dict() == before
+    assert deal.to_dict() == before  # seat 1 was to move: nothing was played
 
 
 def test_the_heuristics_check_what_they_read() -> None:
@@ -505,4 +523,5 @@ def test_the_heuristics_check_what_they_read() -> None:
     with pytest.raises(BiribaError, match="the deal is over"):
         table_of(over)  # was an AssertionError
     assert greedy_choice(view, view.legal_moves(), rng) in view.legal_moves()
+    assert greedy_choice(view, view.legal_moves(), random) in view.legal_moves()  # type: ignore[arg-type]
     assert greedy_choice(table_of(deal), deal.legal_moves(), rng) in deal.legal_moves()

@@ -270,7 +270,10 @@ def test_the_codec_checks_its_tables_and_ids() -> None:
     ):
         with pytest.raises(TypeError):
             call()
-    # A deal of another rule set: the codec's ids would name other moves.
+    # A variant that changes only scores and the target keeps the preset's ids, and so
+    # its codec; a deal of another rule set, whose ids name other moves, is refused.
+    variant = Deal.new(BIRIBA.evolve(target=3000, closing_bonus=200), seed=3)
+    assert codec.legal_ids(variant) == codec.legal_ids(deal) == [0, 1]
     other = Deal.new(BURACO, seed=3)
     with pytest.raises(BiribaError, match="codec_for"):
         codec.legal_ids(other)

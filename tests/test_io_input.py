@@ -171,13 +171,16 @@ def test_the_indent_is_bounded(indent: int, tmp_path: Path) -> None:
     assert not path.exists()  # nothing written
 
 
-def test_the_indent_is_a_whole_number() -> None:
+def test_the_indent_is_a_whole_number_or_a_short_text() -> None:
     record = deal_record()
-    for wrong in ("  ", 1.0, True):
+    for wrong in (1.0, True, b"  "):
         with pytest.raises(TypeError, match="indent"):
             records.dumps(record, indent=wrong)  # type: ignore[arg-type]
-    for right in (None, 0, 1, 16):
+    with pytest.raises(BiribaError, match="at most 16 characters"):
+        records.dumps(record, indent=" " * 17)
+    for right in (None, 0, 1, 16, "\t", "  "):  # a text as json.dumps takes it
         assert records.loads(records.dumps(record, indent=right)) == record
+    assert "\n\t" in records.dumps(record, indent="\t")
 
 
 # ---------------------------------------------------------------------- records: fields
@@ -329,9 +332,9 @@ def test_the_page_s_title_is_short_text_utf8_can_write(tmp_path: Path) -> None:
         assert short(error)
         with pytest.raises(BiribaError, match="UTF-8"):
             replay_html(record, title=title)
-    with pytest.raises(BiribaError) as error:
+    with pytest.raises(BiribaError, match="longer than 1,000 characters") as error:
         write_replay_html(record, path, title="t" * 100_000)
-    assert short(error)
+    assert short(error) and type(error.value) is BiribaError
     assert not path.exists()  # nothing written, not even a part of the page
     write_replay_html(record, path, title="é ♥ " * 200)
     assert "é ♥" in path.read_text(encoding="utf-8")

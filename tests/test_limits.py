@@ -248,3 +248,13 @@ def test_an_integer_of_thousands_of_digits_is_counted_exactly() -> None:
     assert excerpt(10**4000 - 1) == "an integer of 4000 digits"
     assert excerpt(10**4000) == "an integer of 4001 digits"
     assert excerpt(-(2**20000)) == "an integer of 6021 digits"
+
+
+def test_a_type_of_another_library_is_named_with_its_module() -> None:
+    from biriba.limits import type_name
+
+    class Flag:  # as numpy.bool, whose own name is "bool"
+        pass
+
+    assert type_name(True) == "bool" and type_name("x") == "str"
+    assert type_name(Flag()) == f"{__name__}.{Flag.__qualname__}"

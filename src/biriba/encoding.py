@@ -44,7 +44,7 @@ from biriba.cards import DISTINCT_CARDS, Card, Suit
 from biriba.deal import Deal, PlayerView
 from biriba.enumeration import enumerate_melds
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError
-from biriba.limits import check_count, check_real, excerpt
+from biriba.limits import check_count, check_real, excerpt, type_name
 from biriba.melds import Meld, MeldKind
 from biriba.moves import (
     AddToMeld,
@@ -118,20 +118,6 @@ def check_max_moves(value: object) -> int:
     return check_count(value, "max_moves")
 
 
-def _check_table(table: object, rules: RuleSet) -> Table:
-    """``table`` if it is a deal or a player's view under ``rules`` (or an equal rule
-    set): else :class:`TypeError`, or :class:`~biriba.BiribaError` for another rule set."""
-    if not isinstance(table, Deal | PlayerView):
-        raise TypeError(f"expected a Deal or a PlayerView, got {type(table).__name__}")
-    found = table.rules
-    if found is not rules and found != rules:
-        raise BiribaError(
-            f"the table is of the rule set {excerpt(found.name)}, the codec of another "
-            f"({excerpt(rules.name)}): use codec_for(table.rules)"
-        )
-    return table
-
-
 def _check_view(view: object) -> PlayerView:
     """``view`` if it is a :class:`~biriba.PlayerView`, else :class:`TypeError`."""
     if not isinstance(view, PlayerView):
@@ -142,7 +128,7 @@ def _check_view(view: object) -> PlayerView:
 def _check_compact(compact: object) -> bool:
     """``compact`` if it is a bool, else :class:`TypeError`."""
     if not isinstance(compact, bool):
-        raise TypeError(f"compact is True or False, got {type(compact).__name__}")
+        raise TypeError(f"compact is True or False, got {type_name(compact)}")
     return compact
 
 
@@ -199,7 +185,16 @@ class ActionCodec:
     legal moves of a position share one.
     """
 
-    __slots__ = ("_keyword_ids", "_meld_ids", "keywords", "melds", "places", "rules", "slots")
+    __slots__ = (
+        "_keyword_ids",
+        "_meld_ids",
+        "_same_ids",
+        "keywords",
+        "melds",
+        "places",
+        "rules",
+        "slots",
+    )
 
     #: The rule set.
     rules: RuleSet
@@ -215,6 +210,9 @@ class ActionCodec:
     #: The id of each meld of :attr:`melds`, by its cards in table order: a move's meld
     #: is found whatever rule set it was read under, as moves compare by their texts.
     _meld_ids: dict[tuple[Card, ...], int]
+    #: Whether other rule sets' tables give the same ids (the same moves at the same ids):
+    #: a variant that changes only scores or the target does.
+    _same_ids: dict[RuleSet, bool]
 
     def __init__(self, rules: RuleSet = BIRIBA) -> None:
         check_rules(rules)
@@ -225,6 +223,36 @@ class ActionCodec:
         self._meld_ids = {meld.cards: i for i, meld in enumerate(self.melds)}
         self.slots = rules.pack_size // rules.min_meld
         self.places = _places(rules)
+        self._same_ids = {}
+
+    def _check_table(self, table: object) -> Table:
+        """``table`` if it is a deal or a player's view whose rule set gives this codec's
+        ids (the codec's own, or one that changes only what ids do not depend on, such as
+        scores or the target): else :class:`TypeError`, or :class:`~biriba.BiribaError`
+        for a rule set whose ids name other moves."""
+        if not isinstance(table, Deal | PlayerView):
+            raise TypeError(f"expected a Deal or a PlayerView, got {type(table).__name__}")
+        found = table.rules
+        if found is not self.rules and found != self.rules:
+            same = self._same_ids.get(found)
+            if same is None:  # worked out once for each rule set met (a few at most)
+                other = codec_for(found)
+                same = (
+                    other.keywords == self.keywords
+                    and other.slots == self.slots
+                    and other.places == self.places
+                    and tuple(other._meld_ids) == tuple(self._meld_ids)
+                )
+                if len(self._same_ids) >= _CODEC_LIMIT:
+                    self._same_ids.clear()
+                self._same_ids[found] = same
+            if not same:
+                raise BiribaError(
+                    f"the table's rule set ({excerpt(found.name)}) gives other action ids "
+                    f"than this codec's ({excerpt(self.rules.name)}): use "
+                    f"codec_for(table.rules)"
+                )
+        return table
 
     # ------------------------------------------------------------------ the layout
     @property
@@ -273,7 +301,7 @@ class ActionCodec:
         (a meld longer than a new meld may be, a slot past the last), or a table of
         another rule set.
         """
-        _check_table(table, self.rules)
+        self._check_table(table)
         if isinstance(move, Discard):
             return self.discard_base + move.card.index
         if isinstance(move, LayMeld):
@@ -331,7 +359,7 @@ class ActionCodec:
     def legal_actions(self, table: Table) -> dict[int, Move]:
         """The legal moves of the seat to move, by id, in increasing id order (the very
         objects of ``table.legal_moves()``, so that playing them is cheap)."""
-        moves = _check_table(table, self.rules).legal_moves()
+        moves = self._check_table(table).legal_moves()
         melds: Sequence[Meld] = ()
         found: dict[int, Move] = {}
         discard_base = self.discard_base

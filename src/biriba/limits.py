@@ -53,6 +53,7 @@ __all__ = [
     "parse_json",
     "reason_of",
     "too_deep",
+    "type_name",
 ]
 
 #: The longest card, cards, meld or move text read, in characters.
@@ -126,6 +127,14 @@ def _digits(value: int) -> int:
     # one power of ten (10**4000 - 1 has 4,000 digits, 10**4000 has 4,001).
     digits = int(size.bit_length() * 0.30103) + 1
     return digits - 1 if size < 10 ** (digits - 1) else digits
+
+
+def type_name(value: object) -> str:
+    """The name of ``value``'s type for a message: ``str``, ``int``, and for a type of
+    another library its module too (``numpy.bool``, whose own name is ``bool``)."""
+    kind = type(value)
+    module = kind.__module__
+    return kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
 
 
 def reason_of(error: Exception) -> str:

@@ -343,21 +343,29 @@ def schema(name: str) -> dict[str, Any]:
     return loaded
 
 
-def _indent(indent: object) -> int | None:
-    """``indent`` checked: ``None`` or a whole number of spaces from 0 to 16 (else
-    :class:`TypeError` or :class:`~biriba.BiribaError`)."""
+def _indent(indent: object) -> int | str | None:
+    """``indent`` checked: ``None``, a whole number of spaces from 0 to 16, or a text of
+    at most 16 characters to indent with (``"\\t"``, as :func:`json.dumps` takes it); else
+    :class:`TypeError` or :class:`~biriba.BiribaError`."""
     if indent is None:
         return None
+    if isinstance(indent, str):
+        if len(indent) > _MAX_INDENT:
+            raise BiribaError(
+                f"indent must be at most {_MAX_INDENT} characters, got {excerpt(indent)}"
+            )
+        return indent
     spaces = check_count(indent, "indent", least=0)
     if spaces > _MAX_INDENT:
         raise BiribaError(f"indent must be at most {_MAX_INDENT} spaces, got {excerpt(spaces)}")
     return spaces
 
 
-def dumps(record: Record, *, indent: int | None = None) -> str:
+def dumps(record: Record, *, indent: int | str | None = None) -> str:
     """The record as JSON text: on one line, or with ``indent`` spaces a level (a whole
-    number from 0 to 16; another type raises :class:`TypeError`, another number
-    :class:`~biriba.BiribaError`). A record whose data cannot be written as JSON (a
+    number from 0 to 16), or that text a level (at most 16 characters, as ``"\\t"``);
+    another type raises :class:`TypeError`, another number or a longer text
+    :class:`~biriba.BiribaError`. A record whose data cannot be written as JSON (a
     ``start`` changed after the record was made to hold a huge int) raises
     :class:`~biriba.RecordError`."""
     if not isinstance(record, DealRecord | MatchRecord):
@@ -369,7 +377,9 @@ def dumps(record: Record, *, indent: int | None = None) -> str:
         raise RecordError(f"the record cannot be written as JSON: {reason_of(error)}") from None
 
 
-def dump(record: Record, file: str | os.PathLike[str] | IO[str], *, indent: int | None = 1) -> None:
+def dump(
+    record: Record, file: str | os.PathLike[str] | IO[str], *, indent: int | str | None = 1
+) -> None:
     """Write the record as JSON to ``file``: a path, or a text file open for writing.
 
     ``indent`` is as in :func:`dumps`. A file that cannot be written (a path that cannot

@@ -41,7 +41,7 @@ import attrs
 
 from biriba.deal import Deal
 from biriba.errors import BiribaError, RecordError
-from biriba.limits import check_text, excerpt, reason_of
+from biriba.limits import MAX_TEXT, excerpt, reason_of
 from biriba.match import Match
 from biriba.records import DealRecord, MatchRecord, replay
 from biriba.rules import RuleSet
@@ -203,7 +203,10 @@ def _check_title(title: object) -> None:
     one of which UTF-8 can write."""
     if not isinstance(title, str):
         raise TypeError(f"title must be a str, got {type(title).__name__}")
-    check_text(title, "page title")
+    if len(title) > MAX_TEXT:
+        raise BiribaError(
+            f"title {excerpt(title)} is longer than {MAX_TEXT:,} characters, a page title's most"
+        )
     try:
         title.encode("utf-8")
     except UnicodeEncodeError as error:

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 import attrs
 
 from biriba.cards import Card, Suit
+from biriba.limits import type_name
 from biriba.melds import Meld
 from biriba.rules import BIRIBA, RuleSet, check_rules
 
@@ -96,7 +97,7 @@ def team_score(
         raise TypeError(f"left_in_hands must be an int, got {type(left_in_hands).__name__}")
     for name, flag in (("received", received), ("unactivated", unactivated), ("closed", closed)):
         if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
+            raise TypeError(f"{name} must be a bool, got {type_name(flag)}")
     if bonus_suit is not None and not isinstance(bonus_suit, Suit):
         raise TypeError(f"bonus_suit must be a Suit or None, got {type(bonus_suit).__name__}")
     return team_score_unchecked(
@@ -167,7 +168,7 @@ def score_team(
         ("closed", closed),
     ):
         if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be a bool, got {type(flag).__name__}")
+            raise TypeError(f"{name} must be a bool, got {type_name(flag)}")
     left = rules.cards_value(cards)
     return team_score_unchecked(
         rules,

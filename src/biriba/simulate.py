@@ -94,8 +94,7 @@ class SimulationResult:
     def _check_bot(self, bot: object) -> int:
         """``bot`` if it is a place in :attr:`names`, else :class:`TypeError` or
         :class:`~biriba.BiribaError`."""
-        if isinstance(bot, bool) or not isinstance(bot, int):
-            raise TypeError(f"a bot is its place in names, an int, got {type(bot).__name__}")
+        bot = check_count(bot, "a bot's place in names", 0)  # (any integer type)
         if not 0 <= bot < len(self.names):
             raise BiribaError(
                 f"bot {excerpt(bot)} is out of range 0..{len(self.names) - 1} (its place in names)"
@@ -260,9 +259,9 @@ def simulate(
             f"got {1 if isinstance(bots, str) else len(bots)}"
         )
     factories = tuple(_resolve(b) for b in bots)
-    if executor is None and workers != 1:
-        # The pool sends the bots to its processes by pickling them: a lambda or a local
-        # function cannot go, which the pool would say only once it had started.
+    if (executor is None and workers != 1) or isinstance(executor, ProcessPoolExecutor):
+        # A process pool sends the bots to its processes by pickling them: a lambda or a
+        # local function cannot go, which the pool would say only once it had started.
         try:
             pickle.dumps(factories)
         except Exception as error:

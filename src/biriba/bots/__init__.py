@@ -262,8 +262,9 @@ def play_deal(deal: Deal, bots: Sequence[Bot], *, max_moves: int = 20_000) -> De
     Each bot gets ``deal.view(seat)`` and its move is checked with ``deal.play``. The rules
     do not forbid players from taking the pile turn after turn without ever melding, which
     never ends a deal: after ``max_moves`` moves a :class:`~biriba.BiribaError` says so.
-    On any error (that one, a bot's illegal move, a bot's own exception) the moves played
-    are taken back: the deal is left as it was given.
+    The arguments are checked before any move is played; on an error while playing (that
+    one, a bot's illegal move, a bot's own exception) the deal keeps the moves played
+    before it, to be scored as it stands or taken back with ``undo``.
     """
     if not isinstance(deal, Deal):
         raise TypeError(f"play_deal expects a Deal, got {type(deal).__name__}")
@@ -278,17 +279,11 @@ def play_deal(deal: Deal, bots: Sequence[Bot], *, max_moves: int = 20_000) -> De
                 f"got {type(bot).__name__}"
             )
     max_moves = check_count(max_moves, "max_moves")
-    played = len(deal.history)
-    try:
-        for _ in range(max_moves):
-            seat = deal.to_move
-            if seat is None:  # the deal is over
-                return deal
-            deal.play(bots[seat].choose(deal.view(seat)))
-        if deal.is_over:
+    for _ in range(max_moves):
+        seat = deal.to_move
+        if seat is None:  # the deal is over
             return deal
-        raise BiribaError(f"the deal did not end within {max_moves} moves (the bots never meld)")
-    except BaseException:
-        for _ in range(len(deal.history) - played):  # as it was given
-            deal.undo()
-        raise
+        deal.play(bots[seat].choose(deal.view(seat)))
+    if deal.is_over:
+        return deal
+    raise BiribaError(f"the deal did not end within {max_moves} moves (the bots never meld)")

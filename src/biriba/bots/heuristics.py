@@ -12,6 +12,7 @@ from biriba.deal import Deal, Phase, PlayerView
 from biriba.engine import engine_for
 from biriba.enumeration import melds_from_counts_unchecked
 from biriba.errors import BiribaError
+from biriba.limits import check_count
 from biriba.melds import Meld
 from biriba.moves import (
     AddToMeld,
@@ -150,8 +151,8 @@ def pile_use(view: Table, enough: int | None = None) -> int:
     counts as many copies as the clean melds of hand and pile use beyond the hand's own
     copies, summed over those melds (at most its copies in the pile)."""
     view = _check_table(view, "pile_use")
-    if enough is not None and (isinstance(enough, bool) or not isinstance(enough, int)):
-        raise TypeError(f"enough must be an int or None, got {type(enough).__name__}")
+    if enough is not None:
+        enough = check_count(enough, "enough", 0)  # (any integer type)
     pile = view.discard_pile
     if not pile:
         return 0
@@ -364,8 +365,10 @@ def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Mov
         raise TypeError(f"moves is a sequence of moves, got {type(moves).__name__}")
     if not moves:
         raise BiribaError("greedy_choice has no move to choose from: moves is empty")
-    if not isinstance(rng, random.Random):
-        raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
+    if not (callable(getattr(rng, "random", None)) and callable(getattr(rng, "choice", None))):
+        raise TypeError(
+            f"rng must be a random.Random (or the random module), got {type(rng).__name__}"
+        )
     if len(moves) == 1:
         return moves[0]
     if view.phase is Phase.DRAW:
