@@ -6,7 +6,7 @@ import contextlib
 import itertools
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -883,6 +883,15 @@ def test_B1_2_melds_from_counts_checks_the_counts() -> None:
     hand = counts_of(parse_cards("3H 4H 5H 5C 5D JK"))
     assert melds_from_counts(hand, BIRIBA) == melds_from_counts_unchecked(hand, BIRIBA)
     assert melds_from_counts(list(hand), BIRIBA) == melds_from_counts(hand, BIRIBA)
+
+    class Array:  # sized and iterable, not a Sequence (as a NumPy array)
+        def __len__(self) -> int:
+            return 53
+
+        def __iter__(self) -> Iterator[int]:
+            return iter(hand)
+
+    assert melds_from_counts(Array(), BIRIBA) == melds_from_counts(hand, BIRIBA)  # type: ignore[arg-type]
     for counts, error, said in (
         ([1, 2], BiribaError, "counts are 53"),  # was an IndexError
         (b"x" * 100_000, BiribaError, "got 100,000"),

@@ -80,10 +80,15 @@ def melds_from_counts(counts: Sequence[int], rules: RuleSet) -> tuple[Meld, ...]
     card (B1.2). :func:`melds_from_counts_unchecked` is the same for counts known good.
     """
     check_rules(rules)
-    if isinstance(counts, str) or not isinstance(counts, Sequence):
-        raise TypeError(f"counts are a sequence of 53 ints, got {type(counts).__name__}")
-    if len(counts) != 53:
-        raise BiribaError(f"counts are 53, one for each card, got {len(counts):,}")
+    try:  # any sized sequence of integers (a NumPy array too), not a text
+        if isinstance(counts, str):
+            raise TypeError
+        length = len(counts)
+        iter(counts)
+    except TypeError:
+        raise TypeError(f"counts are a sequence of 53 ints, got {type(counts).__name__}") from None
+    if length != 53:
+        raise BiribaError(f"counts are 53, one for each card, got {length:,}")
     numbers = [check_count(count, "a card's count", 0) for count in counts]
     _check_copies(numbers, rules)
     return melds_from_counts_unchecked(bytes(numbers), rules)
