@@ -240,3 +240,20 @@ def run_script(script: Path, *args: str, timeout: int = 120) -> str:
     done = _run_script(script, args, timeout)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def pettingzoo_adapter() -> Any:
+    """``biriba.pettingzoo``, or the test skipped where the extra is not installed."""
+    pytest.importorskip("pettingzoo", reason="biriba[pettingzoo] is not installed")
+    from biriba import pettingzoo
+
+    return pettingzoo
+
+
+def openspiel_adapter() -> tuple[Any, Any]:
+    """``(pyspiel, biriba.openspiel)``, or the test skipped where the extra is not
+    installed."""
+    pyspiel = pytest.importorskip("pyspiel", reason="biriba[openspiel] is not installed")
+    from biriba import openspiel
+
+    return pyspiel, openspiel

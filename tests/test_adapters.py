@@ -13,19 +13,8 @@ import pytest
 from biriba import BiribaError, Deal, IllegalMoveError, full_pack
 from biriba.encoding import codec_for, team_returns
 
-
-def _pettingzoo() -> Any:
-    pytest.importorskip("pettingzoo", reason="biriba[pettingzoo] is not installed")
-    from biriba import pettingzoo
-
-    return pettingzoo
-
-
-def _openspiel() -> tuple[Any, Any]:
-    pyspiel = pytest.importorskip("pyspiel", reason="biriba[openspiel] is not installed")
-    from biriba import openspiel
-
-    return pyspiel, openspiel
+from .helpers import openspiel_adapter as _openspiel
+from .helpers import pettingzoo_adapter as _pettingzoo
 
 
 # ------------------------------------------------------------------------------ PettingZoo

@@ -13,22 +13,11 @@ import pytest
 
 from biriba import BiribaError, full_pack
 
+from .helpers import openspiel_adapter as _openspiel
+from .helpers import pettingzoo_adapter as _pettingzoo
+
 #: The longest message an error about a large input may have (an excerpt, not the input).
 SHORT = 300
-
-
-def _pettingzoo() -> Any:
-    pytest.importorskip("pettingzoo", reason="biriba[pettingzoo] is not installed")
-    from biriba import pettingzoo
-
-    return pettingzoo
-
-
-def _openspiel() -> tuple[Any, Any]:
-    pyspiel = pytest.importorskip("pyspiel", reason="biriba[openspiel] is not installed")
-    from biriba import openspiel
-
-    return pyspiel, openspiel
 
 
 def _refused(error: type[Exception], call: Any, *args: Any) -> str:

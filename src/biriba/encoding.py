@@ -510,8 +510,7 @@ def team_returns(deal: Deal, scale: float = REWARD_SCALE) -> list[float]:
     add up to zero. ``scale`` is a finite number above 0 (:func:`check_scale`)."""
     if not isinstance(deal, Deal):
         raise TypeError(f"team_returns expects a Deal, got {type(deal).__name__}")
-    if scale != REWARD_SCALE:  # (the default needs no check)
-        scale = check_scale(scale)
+    scale = check_scale(scale)
     rules = deal.rules
     totals = [t.total for t in deal.score().teams]
     everyone = sum(totals)

@@ -798,11 +798,17 @@ class Engine:
         """The refusal of every move once the deal in ``position`` is over, citing the rule
         that ended it: a player closing (B7.1; Z4.2, going out), the last turn played
         (Z4.3) or the passes (B7.1)."""
+        rule = self.ending_rule(position.closed_by is not None)
         if position.closed_by is not None:
-            return Refusal(self.by_family.closing_ends, "the deal is over: a player has closed")
+            return Refusal(rule, "the deal is over: a player has closed")
         if self._last_round:
-            return Refusal(self.unclosed_end_rule, "the deal is over: its last turn was played")
-        return Refusal(self.unclosed_end_rule, "the deal is over")
+            return Refusal(rule, "the deal is over: its last turn was played")
+        return Refusal(rule, "the deal is over")
+
+    def ending_rule(self, closed: bool) -> str:
+        """The rule that ended a deal that is over: a player closing when ``closed``
+        (B7.1; Z4.2, going out), else the last turn played (Z4.3) or the passes (B7.1)."""
+        return self.by_family.closing_ends if closed else self.unclosed_end_rule
 
     def _stock_refusal(self, reason: str) -> Refusal:
         """A refusal about the stock being exhausted: B4.4 (Z4.3 in Buraco's last round),

@@ -66,6 +66,31 @@ class DealScore:
         return tuple(t.total for t in self.teams)
 
 
+def _checked_melds(melds: object, caller: str) -> tuple[Meld, ...]:
+    """``melds`` as a tuple if it is an iterable of melds (not a text), else
+    :class:`TypeError` naming ``caller``."""
+    if isinstance(melds, str) or not isinstance(melds, Iterable):
+        raise TypeError(f"{caller} expects melds, got {type(melds).__name__}")
+    checked = tuple(melds)
+    for meld in checked:
+        if not isinstance(meld, Meld):
+            raise TypeError(f"{caller} expects melds, got {type(meld).__name__}")
+    return checked
+
+
+def _check_flags(**flags: object) -> None:
+    """:class:`TypeError` unless each of ``flags`` (by its argument's name) is a bool."""
+    for name, flag in flags.items():
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be a bool, got {type_name(flag)}")
+
+
+def _check_bonus_suit(bonus_suit: object) -> None:
+    """:class:`TypeError` unless ``bonus_suit`` is a :class:`~biriba.Suit` or ``None``."""
+    if bonus_suit is not None and not isinstance(bonus_suit, Suit):
+        raise TypeError(f"bonus_suit must be a Suit or None, got {type(bonus_suit).__name__}")
+
+
 def team_score(
     rules: RuleSet,
     melds: Iterable[Meld],
@@ -87,19 +112,11 @@ def team_score(
     scorer for the engine, which passes what it made.
     """
     check_rules(rules)
-    if isinstance(melds, str) or not isinstance(melds, Iterable):
-        raise TypeError(f"team_score expects melds, got {type(melds).__name__}")
-    checked = tuple(melds)
-    for meld in checked:
-        if not isinstance(meld, Meld):
-            raise TypeError(f"team_score expects melds, got {type(meld).__name__}")
+    checked = _checked_melds(melds, "team_score")
     if isinstance(left_in_hands, bool) or not isinstance(left_in_hands, int):
         raise TypeError(f"left_in_hands must be an int, got {type(left_in_hands).__name__}")
-    for name, flag in (("received", received), ("unactivated", unactivated), ("closed", closed)):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be a bool, got {type_name(flag)}")
-    if bonus_suit is not None and not isinstance(bonus_suit, Suit):
-        raise TypeError(f"bonus_suit must be a Suit or None, got {type(bonus_suit).__name__}")
+    _check_flags(received=received, unactivated=unactivated, closed=closed)
+    _check_bonus_suit(bonus_suit)
     return team_score_unchecked(
         rules, checked, left_in_hands, received, unactivated, closed, bonus_suit
     )
@@ -151,24 +168,15 @@ def score_team(
     the deal's bonus suit under kózi (V1).
     """
     check_rules(rules)
-    if bonus_suit is not None and not isinstance(bonus_suit, Suit):
-        raise TypeError(f"bonus_suit must be a Suit or None, got {type(bonus_suit).__name__}")
-    checked = []
-    for meld in melds:
-        if not isinstance(meld, Meld):
-            raise TypeError(f"score_team expects melds, got {type(meld).__name__}")
-        checked.append(meld)
+    _check_bonus_suit(bonus_suit)
+    checked = _checked_melds(melds, "score_team")
     cards = tuple(hands)
     for card in cards:
         if not isinstance(card, Card):
             raise TypeError(f"score_team expects cards in hands, got {type(card).__name__}")
-    for name, flag in (
-        ("reserve_received", reserve_received),
-        ("reserve_unactivated", reserve_unactivated),
-        ("closed", closed),
-    ):
-        if not isinstance(flag, bool):
-            raise TypeError(f"{name} must be a bool, got {type_name(flag)}")
+    _check_flags(
+        reserve_received=reserve_received, reserve_unactivated=reserve_unactivated, closed=closed
+    )
     left = rules.cards_value(cards)
     return team_score_unchecked(
         rules,

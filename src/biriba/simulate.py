@@ -110,8 +110,7 @@ class SimulationResult:
         """The Wilson score interval of ``bot``'s win rate (95% by default; ``z`` a finite
         number above 0)."""
         bot = self._check_bot(bot)
-        if z != 1.96:
-            z = check_real(z, "z", 0, above=True)
+        z = check_real(z, "z", 0, above=True)
         n = self.games
         if not n:
             return (0.0, 1.0)

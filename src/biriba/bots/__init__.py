@@ -237,9 +237,7 @@ def moves_to_choose(view: object, bot: str | None = None) -> tuple[Move, ...]:
     if moves:
         return moves
     if view.to_move is None:
-        engine = engine_for(view.rules)
-        closed = view.closed_by is not None
-        ended = engine.by_family.closing_ends if closed else engine.unclosed_end_rule
+        ended = engine_for(view.rules).ending_rule(view.closed_by is not None)
         raise BiribaError(
             f"{who}: the deal is over ({ended}), there is no move to choose", rule=ended
         )

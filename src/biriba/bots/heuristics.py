@@ -76,8 +76,12 @@ class _DealTable:
     def __init__(self, deal: Deal) -> None:
         position = deal.position
         seat = position.to_move
-        if seat is None:  # (moves_to_choose names the rule that ended the deal)
-            raise BiribaError("the deal is over: nobody is to move, and no table to read")
+        if seat is None:
+            ended = engine_for(deal.rules).ending_rule(position.closed_by is not None)
+            raise BiribaError(
+                f"the deal is over ({ended}): nobody is to move, and no table to read",
+                rule=ended,
+            )
         rules = deal.rules
         self.rules = rules
         self.seat = seat
@@ -153,6 +157,11 @@ def pile_use(view: Table, enough: int | None = None) -> int:
     view = _check_table(view, "pile_use")
     if enough is not None:
         enough = check_count(enough, "enough", 0)  # (any integer type)
+    return _pile_use(view, enough)
+
+
+def _pile_use(view: Table, enough: int | None) -> int:
+    """:func:`pile_use` of a table known good (the heuristic's own calls)."""
     pile = view.discard_pile
     if not pile:
         return 0
@@ -205,7 +214,11 @@ def pile_use(view: Table, enough: int | None = None) -> int:
 def take_melds(view: Table) -> bool:
     """Whether, after taking the pile, the player could legally lay a meld or add a
     natural card (B4.5 included), so that the take puts cards on the table."""
-    view = _check_table(view, "take_melds")
+    return _take_melds(_check_table(view, "take_melds"))
+
+
+def _take_melds(view: Table) -> bool:
+    """:func:`take_melds` of a table known good (the heuristic's own calls)."""
     rules = view.rules
     pile = view.discard_pile
     if not pile:
@@ -231,7 +244,7 @@ def _worth_taking(view: Table) -> bool:
     (:func:`pile_use`), at least a quarter of a pile of more than four cards, and the
     take can legally put cards on the table (:func:`take_melds`)."""
     enough = max(1, (len(view.discard_pile) + 3) // 4)
-    return pile_use(view, enough) >= enough and take_melds(view)
+    return _pile_use(view, enough) >= enough and _take_melds(view)
 
 
 def _draw_phase(view: Table, moves: Sequence[Move]) -> Move:
@@ -360,12 +373,15 @@ def discard_danger(card: Card, view: Table, hand: Iterable[Card] | None = None) 
 def greedy_choice(view: Table, moves: Sequence[Move], rng: random.Random) -> Move:
     """The greedy heuristic's move among ``moves`` (the legal moves of ``view``, at least
     one)."""
+    # (Every step of a greedy rollout comes here: the common types are known at once.)
     view = _check_table(view, "greedy_choice")
-    if isinstance(moves, str) or not isinstance(moves, Sequence):
+    if type(moves) is not tuple and (isinstance(moves, str) or not isinstance(moves, Sequence)):
         raise TypeError(f"moves is a sequence of moves, got {type(moves).__name__}")
     if not moves:
         raise BiribaError("greedy_choice has no move to choose from: moves is empty")
-    if not (callable(getattr(rng, "random", None)) and callable(getattr(rng, "choice", None))):
+    if type(rng) is not random.Random and not (
+        callable(getattr(rng, "random", None)) and callable(getattr(rng, "choice", None))
+    ):
         raise TypeError(
             f"rng must be a random.Random (or the random module), got {type(rng).__name__}"
         )
