@@ -17,6 +17,11 @@ printed apart, because a profile of the process counts them with the rest
 (``--no-collect`` leaves them out, as a program that plays on would: full collections
 then fall inside the rounds). ``--census`` also counts, at each collection of the
 youngest generation, what it is about to visit, by type.
+
+``--replay`` plays each round twice, the second time at once and with the caches the
+first left (every suit, rank, meld and addition already met), and prints how much faster
+the second playing is: what meeting them the first time costs, as a share of the deals'
+time.
 """
 
 from __future__ import annotations
@@ -87,9 +92,7 @@ def play_rounds(
     seconds = between = 0.0
     for r in range(rounds):
         if collect:
-            start = time.perf_counter()
-            gc.collect()  # as run.py does before each run of deals
-            between += time.perf_counter() - start
+            between += full_collection()
         gc.callbacks.append(log)
         try:
             start = clock()
@@ -98,6 +101,48 @@ def play_rounds(
         finally:
             gc.callbacks.remove(log)
     return seconds, between, log
+
+
+def full_collection() -> float:
+    """A full collection, as ``run.py`` makes before each run of deals: its wall seconds."""
+    start = time.perf_counter()
+    gc.collect()
+    return time.perf_counter() - start
+
+
+def replayed_rounds(
+    rules: RuleSet, rounds: int, deals: int
+) -> tuple[float, float, CollectorLog, CollectorLog]:
+    """The processor seconds of ``run.py``'s rounds (as :func:`play_rounds`), and of the
+    same rounds each played again at once with the caches its first playing left: every
+    suit, rank, meld and addition the second playing meets was met already, so that the
+    two differ by what meeting them the first time costs (the caches' work, and the
+    objects made for it), the rest of a deal being the same. Each playing follows a full
+    collection; the collections made during each are logged apart (first, then
+    again)."""
+    first = again = 0.0
+    first_log, again_log = CollectorLog(), CollectorLog()
+    for r in range(rounds):
+        for clear, log in ((True, first_log), (False, again_log)):
+            full_collection()
+            gc.callbacks.append(log)
+            try:
+                start = clock()
+                random_deals(deals, rules, r * deals, clear=clear)
+                spent = clock() - start
+            finally:
+                gc.callbacks.remove(log)
+            if clear:
+                first += spent
+            else:
+                again += spent
+    return first, again, first_log, again_log
+
+
+def collections_line(log: CollectorLog, seconds: float) -> str:
+    """The collections of ``log`` by generation, and their share of ``seconds``."""
+    counts = ", ".join(f"{log.counts[g]:,} of generation {g}" for g in range(3))
+    return f"{counts} ({sum(log.seconds) / seconds:.1%} of the time)"
 
 
 def main() -> None:
@@ -116,6 +161,12 @@ def main() -> None:
         action="store_true",
         help="count what each collection of the youngest generation visits (slow)",
     )
+    parser.add_argument(
+        "--replay",
+        action="store_true",
+        help="play each round again with the caches it left, and compare (what first "
+        "meetings cost)",
+    )
     args = parser.parse_args()
     try:
         rules = RuleSet.named(args.rules)
@@ -123,11 +174,24 @@ def main() -> None:
         parser.error(str(error))
     if args.rounds < 1 or args.deals < 1:
         parser.error("--rounds and --deals take a positive number")
+    build = "compiled" if biriba.compiled else "pure-Python"
+    if args.replay:
+        first, again, first_log, again_log = replayed_rounds(rules, args.rounds, args.deals)
+        played = args.rounds * args.deals
+        print(
+            f"{rules.name} ({build} build): {played} random deals in {args.rounds} rounds, "
+            f"{played / first:,.0f} deals / s; each round played again with the caches it "
+            f"left, {played / again:,.0f} deals / s, {first / again:.2f} times as fast: "
+            f"meeting suits, ranks, melds and additions for the first time is "
+            f"{1 - again / first:.0%} of the deals' time"
+        )
+        print(f"  collections, first playing: {collections_line(first_log, first)}")
+        print(f"  collections, played again: {collections_line(again_log, again)}")
+        return
     seconds, between, log = play_rounds(
         rules, args.rounds, args.deals, not args.no_collect, args.census
     )
     played = args.rounds * args.deals
-    build = "compiled" if biriba.compiled else "pure-Python"
     print(
         f"{rules.name} ({build} build): {played} random deals in {args.rounds} rounds, "
         f"{played / seconds:,.0f} deals / s"

@@ -56,10 +56,14 @@ def clear_caches() -> None:
         plan.cache.clear()
 
 
-def random_deals(count: int, rules: RuleSet = BIRIBA, first_seed: int = 0) -> tuple[float, float]:
+def random_deals(
+    count: int, rules: RuleSet = BIRIBA, first_seed: int = 0, *, clear: bool = True
+) -> tuple[float, float]:
     """Deals per second and moves per deal under uniform random play, checked ``play``: the
-    deals of seeds ``first_seed`` to ``first_seed + count - 1``, from emptied caches."""
-    clear_caches()
+    deals of seeds ``first_seed`` to ``first_seed + count - 1``, from emptied caches
+    (unless ``clear`` is false: with the caches as they are)."""
+    if clear:
+        clear_caches()
     moves = 0
     start = clock()
     for i in range(first_seed, first_seed + count):

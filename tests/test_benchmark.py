@@ -13,11 +13,12 @@ import random
 import shutil
 import statistics
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import biriba
-from biriba import BIRIBA, BURACO, Deal, RuleSet
+from biriba import BIRIBA, BURACO, Deal, RuleSet, enumeration
 
 from .helpers import run_script, run_script_refused
 
@@ -321,6 +322,50 @@ def test_the_rounds_script_plays_run_py_rounds_and_reports_the_collector() -> No
     census = run_script(ROUNDS, "--rounds", "1", "--deals", "4", "--census")
     assert "the youngest generation at its collections: " in census
     assert any(line.split()[:1] == ["Position"] for line in census.splitlines())
+
+
+def test_the_rounds_script_replays_each_round_with_the_caches_it_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stdout = run_script(ROUNDS, "--rounds", "1", "--deals", "2", "--replay")
+    assert stdout.startswith("biriba (") and "2 random deals in 1 rounds" in stdout
+    assert "each round played again with the caches it left" in stdout
+    assert "times as fast" in stdout and "of the deals' time" in stdout
+    lines = stdout.splitlines()
+    assert lines[1].startswith("  collections, first playing: ") and "of generation 2" in lines[1]
+    assert lines[2].startswith("  collections, played again: ")
+    # The premise of the comparison: the second playing meets nothing new, so that no
+    # part of a suit or rank is enumerated again, while the first (from emptied caches)
+    # enumerates them.
+    monkeypatch.syspath_prepend(str(ROUNDS.parent))
+    spec = importlib.util.spec_from_file_location("benchmark_rounds_replay", ROUNDS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    stored: list[bytes] = []
+    real_store = enumeration._store
+
+    def counting_store(cache: dict[bytes, Any], key: bytes, *rest: Any) -> Any:
+        stored.append(key)
+        return real_store(cache, key, *rest)
+
+    monkeypatch.setattr(enumeration, "_store", counting_store)
+    calls: list[bool] = []
+    real_deals = module.random_deals
+
+    def noting_deals(count: int, rules: RuleSet, first: int, *, clear: bool = True) -> Any:
+        before = len(stored)
+        result = real_deals(count, rules, first, clear=clear)
+        calls.append(clear)
+        # Emptied caches: parts enumerated; kept: none.
+        assert (len(stored) > before) is clear
+        return result
+
+    monkeypatch.setattr(module, "random_deals", noting_deals)
+    first, again, first_log, again_log = module.replayed_rounds(BIRIBA, 2, 2)
+    assert calls == [True, False, True, False]
+    assert first > 0 and again > 0
+    assert first_log is not again_log and gc.callbacks.count(first_log) == 0
 
 
 def test_the_rounds_script_refuses_bad_arguments() -> None:
