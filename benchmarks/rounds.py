@@ -174,6 +174,8 @@ def main() -> None:
         parser.error(str(error))
     if args.rounds < 1 or args.deals < 1:
         parser.error("--rounds and --deals take a positive number")
+    if args.replay and (args.census or args.no_collect):
+        parser.error("--replay collects before each playing and takes no census")
     build = "compiled" if biriba.compiled else "pure-Python"
     if args.replay:
         first, again, first_log, again_log = replayed_rounds(rules, args.rounds, args.deals)

@@ -371,6 +371,9 @@ def test_the_rounds_script_replays_each_round_with_the_caches_it_left(
 def test_the_rounds_script_refuses_bad_arguments() -> None:
     assert "no rule set named 'nope'" in run_script_refused(ROUNDS, "--rules", "nope")
     assert "positive number" in run_script_refused(ROUNDS, "--rounds", "0")
+    for other in ("--census", "--no-collect"):
+        refused = run_script_refused(ROUNDS, "--replay", other)
+        assert "--replay collects before each playing and takes no census" in refused
 
 
 def test_the_rounds_script_logs_each_collection_by_generation(
