@@ -97,7 +97,7 @@ def test_run_play_reads_text() -> None:
         run_play(io.BytesIO(b"quit\n"), out, seed=1)  # type: ignore[arg-type]
 
 
-def test_run_play_takes_a_rule_set_and_a_seat_number() -> None:
+def test_B1_1_run_play_takes_a_rule_set_and_a_seat_number() -> None:
     out = io.StringIO()
     with pytest.raises(TypeError, match=r"RuleSet\.named"):
         run_play(io.StringIO("quit\n"), out, seed=1, rules="biriba")  # type: ignore[arg-type]
@@ -109,7 +109,7 @@ def test_run_play_takes_a_rule_set_and_a_seat_number() -> None:
     assert out.getvalue() == ""
 
 
-def test_run_play_checks_its_bots() -> None:
+def test_B1_1_run_play_checks_its_bots() -> None:
     out = io.StringIO()
     moves = io.StringIO("1\n" * 200)
     with pytest.raises(BiribaError, match=r"one entry per seat \(4\), got 0") as error:

@@ -33,7 +33,6 @@ the encoding it was trained on.
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Sequence
 from typing import Any, Final
@@ -44,7 +43,7 @@ from biriba.cards import DISTINCT_CARDS, Card, Suit
 from biriba.deal import Deal, PlayerView
 from biriba.enumeration import enumerate_melds
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError
-from biriba.limits import check_count, check_real, excerpt, type_name
+from biriba.limits import check_count, check_real, excerpt, type_name, whole_number
 from biriba.melds import Meld, MeldKind
 from biriba.moves import (
     AddToMeld,
@@ -443,12 +442,7 @@ class ActionCodec:
         """``action`` as an ``int`` if it is an action id (an ``int`` or any integer type,
         such as NumPy's, but not a ``bool``): else :class:`TypeError`, or
         :class:`~biriba.BiribaError` for a number that is no id."""
-        if isinstance(action, bool):
-            raise TypeError("an action id is an int, got bool")
-        try:
-            number = operator.index(action)  # type: ignore[arg-type]  # any type, checked here
-        except TypeError:
-            raise TypeError(f"an action id is an int, got {type(action).__name__}") from None
+        number = whole_number(action, "an action id")
         if not 0 <= number < self.size:
             raise BiribaError(
                 f"{excerpt(number)} is no action id: ids run from 0 to {self.size - 1}"
@@ -615,8 +609,7 @@ def observation_layout(rules: RuleSet = BIRIBA, *, compact: bool = False) -> Obs
     ``n`` is the number of players, ``t`` of teams, ``S`` the codec's slots. In
     ``biriba``: 4,276 numbers in the full form, 500 in the compact one.
     """
-    if compact is not False and compact is not True:  # (1 would find True's layout)
-        _check_compact(compact)
+    _check_compact(compact)  # (before the look-up: 1 would find True's layout)
     key = (rules, compact)
     found = _LAYOUTS.get(key)
     if found is not None:

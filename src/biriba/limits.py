@@ -54,6 +54,7 @@ __all__ = [
     "reason_of",
     "too_deep",
     "type_name",
+    "whole_number",
 ]
 
 #: The longest card, cards, meld or move text read, in characters.
@@ -170,15 +171,23 @@ def check_count(value: object, name: str, least: int = 1) -> int:
     """``value`` (the argument ``name``) as an ``int`` if it is a whole number (an ``int``
     or any integer type, such as NumPy's, but not a ``bool``) of at least ``least``;
     else :class:`TypeError` or :class:`~biriba.BiribaError`."""
-    if isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got bool")
-    try:
-        number = operator.index(value)  # type: ignore[arg-type]  # any type, checked here
-    except TypeError:
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
+    number = whole_number(value, name)
     if number < least:
         raise BiribaError(f"{name} must be at least {least}, got {excerpt(number)}")
     return number
+
+
+def whole_number(value: object, name: str) -> int:
+    """``value`` (the argument ``name``) as an ``int`` if it is a whole number: an ``int``
+    or any integer type (one with ``__index__``, such as NumPy's), but not a ``bool``;
+    else :class:`TypeError`. :func:`check_count` and the codec's check of an action id
+    both start with it."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got bool")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]  # any type, checked here
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}") from None
 
 
 def check_real(value: object, name: str, least: float, *, above: bool = False) -> float:

@@ -169,7 +169,7 @@ class Match:
             # The rules that end a deal: closing or the passes (B7.1); under Buraco going
             # out (Z4.2) or the last turn (Z4.3).
             engine = engine_for(self.rules)
-            ends = list(dict.fromkeys((engine.by_family.closing_ends, engine.unclosed_end_rule)))
+            ends = list(dict.fromkeys((engine.ending_rule(True), engine.ending_rule(False))))
             raise BiribaError(
                 f"the deal in progress is not over yet ({', '.join(ends)}): finish it first",
                 rule=ends[0],

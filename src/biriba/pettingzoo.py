@@ -118,6 +118,15 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
             raise BiribaError(f"{_NAME}: reset() comes first, to deal a deal")
         return deal
 
+    def _playing(self) -> Deal:
+        """The deal of the episode while an agent is still in it: else
+        :class:`~biriba.BiribaError`, before the first :meth:`reset` and once every
+        agent is done."""
+        deal = self._dealt()
+        if not self.agents:
+            raise BiribaError(f"{_NAME}: every agent is done; reset() for another deal")
+        return deal
+
     def observation_space(self, agent: str) -> Any:
         """The agent's observation space (the same for every agent)."""
         return self.observation_spaces[self.possible_agents[self._seat(agent)]]
@@ -172,9 +181,7 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
         """The selected agent's observation (``None`` unless ``observe``), cumulative
         reward, termination, truncation and info; :class:`~biriba.BiribaError` before
         :meth:`reset` and once every agent is done."""
-        self._dealt()
-        if not self.agents:
-            raise BiribaError(f"{_NAME}: every agent is done; reset() for another deal")
+        self._playing()
         return super().last(observe)  # type: ignore[no-any-return]
 
     def step(self, action: int | None) -> None:
@@ -183,9 +190,7 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
         legal move raises the codec's :class:`~biriba.BiribaError` or
         :class:`~biriba.IllegalMoveError`. ``None`` once the agent is terminated or
         truncated, and only then. A step refused changes nothing."""
-        deal = self._dealt()
-        if not self.agents:
-            raise BiribaError(f"{_NAME}: every agent is done; reset() for another deal")
+        deal = self._playing()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
