@@ -13,12 +13,16 @@ then times them again as ``run.py`` does (rounds of 60, each from emptied caches
 are uniform random play with checked ``play``, the garbage collector on.
 
 Run ``python benchmarks/long_run.py`` (about a minute; ``--quick`` for a few seconds,
-``--rules buraco`` for Buraco).
+``--rules buraco`` for Buraco). ``--threshold`` runs it all with the garbage collector's
+thresholds raised as the performance page advises for a search
+(``gc.set_threshold(50_000, 20, 100)``): a long run's caches hold a few hundred thousand
+objects, which each of the collector's full collections visits.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import platform
 import random
@@ -28,10 +32,15 @@ from pathlib import Path
 
 from run import clear_caches, clock, cpu_name  # benchmarks/run.py, beside this script
 
+import biriba
 from biriba import BiribaError, Deal, RuleSet
 
 #: ``run.py``'s round: this many deals from emptied caches.
 ROUND = 60
+
+#: The collector's thresholds of ``--threshold``: those the performance page advises for a
+#: search (fewer, larger collections of the young objects; full collections rare).
+RAISED_THRESHOLDS = (50_000, 20, 100)
 
 
 def play_deals(rules: RuleSet, first_seed: int, count: int) -> None:
@@ -73,6 +82,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs, each on new deals")
     parser.add_argument("--quick", action="store_true", help="a few seconds: 60 deals, 60 warm")
     parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
+    parser.add_argument(
+        "--threshold",
+        action="store_true",
+        help="raise the garbage collector's thresholds to "
+        f"{RAISED_THRESHOLDS} for the whole run (default: Python's own)",
+    )
     args = parser.parse_args()
     try:
         rules = RuleSet.named(args.rules)
@@ -81,8 +96,13 @@ def main() -> None:
     deals, warm = (ROUND, ROUND) if args.quick else (args.deals, args.warm)
     if deals < 1 or warm < 0 or args.runs < 1:
         parser.error("--deals and --runs must be positive, --warm not negative")
+    if args.threshold:
+        gc.set_threshold(*RAISED_THRESHOLDS)
+    thresholds = gc.get_threshold()
+    build = "compiled" if biriba.compiled else "pure-Python"
     print(
-        f"{rules.name}: {deals} random deals timed each way, after {warm} other deals; "
+        f"{rules.name} ({build} build): {deals} random deals timed each way, after "
+        f"{warm} other deals; the collector's thresholds {thresholds}; "
         f"Python {platform.python_version()} on {cpu_name()}"
     )
     rows = []
@@ -97,7 +117,14 @@ def main() -> None:
     ratio = statistics.median(r["long_run_deals_per_s"] / r["run_py_deals_per_s"] for r in rows)
     print(f"long run / run.py's way: {ratio:.3f} (median of {len(rows)} runs)")
     if args.out is not None:
-        results = {"rules": rules.name, "deals": deals, "warm": warm, "runs": rows}
+        results = {
+            "rules": rules.name,
+            "compiled": biriba.compiled,
+            "deals": deals,
+            "warm": warm,
+            "gc_thresholds": list(thresholds),
+            "runs": rows,
+        }
         results["median_ratio"] = ratio
         args.out.write_text(json.dumps(results, indent=2) + "\n")
 

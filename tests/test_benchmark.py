@@ -295,11 +295,25 @@ def test_the_long_run_benchmark_times_the_same_deals_both_ways(tmp_path: Path) -
     assert "long run / run.py's way" in stdout
     results = json.loads(out.read_text())
     assert results["rules"] == "buraco" and results["deals"] == 60
+    assert stdout.startswith(f"buraco ({'compiled' if biriba.compiled else 'pure-Python'} build): ")
+    assert results["compiled"] is biriba.compiled
     assert len(results["runs"]) == 2
     for row in results["runs"]:
         assert row["long_run_deals_per_s"] > 0 and row["run_py_deals_per_s"] > 0
     ratios = sorted(r["long_run_deals_per_s"] / r["run_py_deals_per_s"] for r in results["runs"])
     assert results["median_ratio"] == pytest.approx((ratios[0] + ratios[1]) / 2)
+    # Python's own thresholds unless asked (run in a process of its own, the suite's
+    # settings aside, so read from the script's own report).
+    assert results["gc_thresholds"][0] != 50_000
+
+
+def test_the_long_run_benchmark_raises_the_collectors_thresholds_when_asked(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "long.json"
+    stdout = run_script(LONG_RUN, "--quick", "--runs", "1", "--threshold", "--out", str(out))
+    assert "the collector's thresholds (50000, 20, 100)" in stdout
+    assert json.loads(out.read_text())["gc_thresholds"] == [50_000, 20, 100]
 
 
 def test_the_long_run_benchmark_refuses_an_unknown_rule_set() -> None:
