@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from biriba import BiribaError, full_pack
+from biriba.limits import MAX_JSON
 
 from .helpers import openspiel_adapter as _openspiel
 from .helpers import pettingzoo_adapter as _pettingzoo
@@ -194,6 +195,11 @@ def test_openspiel_rules_parameters_are_read_safely() -> None:
     ):
         _refused(BiribaError, adapter.rules_of, parameter)
     _refused(TypeError, adapter.rules_of, None)
+    # The base64 of the most JSON the library reads (MAX_JSON bytes, four characters for
+    # each three) is the longest data: parameter; one character more is refused unread.
+    longest = -(-MAX_JSON // 3) * 4
+    message = _refused(BiribaError, adapter.rules_of, "data:" + "A" * (longest + 1))
+    assert f"at most {longest:,} characters of base64" in message
     _refused(TypeError, adapter.rules_parameter, None)
     _refused(TypeError, adapter.rules_parameter, "biriba")
     # Through OpenSpiel's game strings too.

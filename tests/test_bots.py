@@ -519,10 +519,15 @@ def test_the_heuristics_check_what_they_read() -> None:
             call()
     with pytest.raises(BiribaError, match="no move to choose from"):
         greedy_choice(view, [], rng)
+    assert greedy_choice(view, view.legal_moves(), rng) in view.legal_moves()
+    assert greedy_choice(view, view.legal_moves(), random) in view.legal_moves()  # type: ignore[arg-type]
+    assert greedy_choice(table_of(deal), deal.legal_moves(), rng) in deal.legal_moves()
+
+
+def test_B7_1_the_heuristics_table_of_a_deal_that_is_over_names_the_rule_that_ended_it() -> None:
+    from biriba.bots.heuristics import table_of
+
     over = play_deal(Deal.new(seed=2), [RandomBot(i) for i in range(4)])
     with pytest.raises(BiribaError, match=r"the deal is over \(B7\.1\)") as info:
         table_of(over)  # was an AssertionError
     assert info.value.rule == "B7.1"
-    assert greedy_choice(view, view.legal_moves(), rng) in view.legal_moves()
-    assert greedy_choice(view, view.legal_moves(), random) in view.legal_moves()  # type: ignore[arg-type]
-    assert greedy_choice(table_of(deal), deal.legal_moves(), rng) in deal.legal_moves()

@@ -161,7 +161,7 @@ def _rules_from_json(text: str | bytes) -> RuleSet:
 _DATA: Final = "data:"
 #: The most base64 characters of a ``data:`` parameter: those of the most bytes of JSON
 #: that :func:`biriba.limits.parse_json` reads.
-_MAX_DATA: Final = -(-4 * MAX_JSON // 3) * 4
+_MAX_DATA: Final = -(-MAX_JSON // 3) * 4  # four characters for each three bytes
 
 
 class BiribaGame(pyspiel.Game):  # type: ignore[misc]

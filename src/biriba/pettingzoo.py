@@ -129,11 +129,13 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
 
     def observation_space(self, agent: str) -> Any:
         """The agent's observation space (the same for every agent)."""
-        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
+        self._seat(agent)  # (checked: a str naming one of the agents)
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> Any:
         """The agent's action space: ``Discrete(codec.size)``."""
-        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+        self._seat(agent)  # (checked: a str naming one of the agents)
+        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new deal: shuffled from ``seed`` (an int or a str; else from the previous
