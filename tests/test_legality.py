@@ -35,6 +35,7 @@ from biriba import (
     LayMeld,
     Meld,
     Move,
+    NotationError,
     Pass,
     Phase,
     RuleSet,
@@ -237,3 +238,23 @@ def test_B3_12_a_refused_addition_names_the_rule_that_forbids_it(
 ) -> None:
     refused = Meld.parse(meld).extension_refusal(Card.parse(card))
     assert refused is not None and refused[0] == rule, refused
+
+
+def test_is_legal_answers_a_readable_move_and_refuses_text_that_is_no_move() -> None:
+    """``is_legal`` returns a bool for every move it can read, ``False`` for cards that
+    form no meld (refused by B3.1); a text that is no move raises ``NotationError`` and
+    anything else ``TypeError``, as ``play`` and ``verify`` do, and the deal is left as
+    it was."""
+    deal = Deal.new(seed=1)
+    before = deal.to_dict()
+    assert deal.is_legal("meld 3H 4H 6H") is False
+    with pytest.raises(IllegalMoveError) as info:
+        deal.verify("meld 3H 4H 6H")
+    assert info.value.rule == "B3.1"
+    for text in ("fold", "discard XX", "meld"):
+        with pytest.raises(NotationError):
+            deal.is_legal(text)
+    for value in (None, 5, b"draw"):
+        with pytest.raises(TypeError):
+            deal.is_legal(value)  # type: ignore[arg-type]
+    assert deal.to_dict() == before and deal.history == ()

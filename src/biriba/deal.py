@@ -443,7 +443,15 @@ class Deal:
         raise _refused(given, first)
 
     def is_legal(self, move: Move | str) -> bool:
-        """Whether ``move`` (a :class:`Move` or its text) is legal now."""
+        """Whether ``move`` (a :class:`Move` or its text) is legal now.
+
+        A text that is no move at all (``"fold"``, ``"discard XX"``) raises
+        :class:`~biriba.NotationError`, as :meth:`play` and :meth:`verify` do, and
+        anything but a move or a text raises :class:`TypeError`: only a move that can be
+        read is answered. Cards that form no meld (``"meld 3H 4H 6H"``) are read as a
+        move, refused by B3.1, so the answer is ``False``. :func:`biriba.check_move`
+        answers every text with a verdict instead.
+        """
         try:
             self._checked(move)
         except IllegalMoveError:
