@@ -113,11 +113,12 @@ def _refused(given: Move | str, refusal: Refusal) -> IllegalMoveError:
 
 
 class Deal:
-    """One deal of Biriba: the library's one mutable object.
+    """One deal of Biriba or Buraco: the library's one mutable object.
 
     Build one with :meth:`new` (a seeded, shuffled deal by B2) or :meth:`from_dict` (any
-    position). Seats are numbered 0..3 in playing order; seat ``s`` plays for team
-    ``s % 2``.
+    position). Seats are numbered 0 to ``rules.players - 1`` in playing order (0 to 3
+    under ``biriba`` and ``buraco``); seat ``s`` plays for team ``s % rules.teams``
+    (B1.1, Z1.1, V6).
     """
 
     __slots__ = (
@@ -448,9 +449,9 @@ class Deal:
         A text that is no move at all (``"fold"``, ``"discard XX"``) raises
         :class:`~biriba.NotationError`, as :meth:`play` and :meth:`verify` do, and
         anything but a move or a text raises :class:`TypeError`: only a move that can be
-        read is answered. Cards that form no meld (``"meld 3H 4H 6H"``) are read as a
-        move, refused by B3.1, so the answer is ``False``. :func:`biriba.check_move`
-        answers every text with a verdict instead.
+        read is answered. Cards that form no meld (``"meld 3H 4H 6H"``) are a move the
+        rules refuse (B3.1, as :meth:`verify` says), so the answer is ``False``.
+        :func:`biriba.check_move` answers every text with a verdict instead.
         """
         try:
             self._checked(move)

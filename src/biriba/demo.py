@@ -1,4 +1,5 @@
-"""The demo behind ``python -m biriba demo``: one seeded deal between four bots."""
+"""The demo behind ``python -m biriba demo``: one seeded deal between bots, one per
+seat (four under ``biriba``)."""
 
 from __future__ import annotations
 
