@@ -7,6 +7,7 @@ import io
 import json
 import math
 import random
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from fractions import Fraction
 from pathlib import Path
@@ -15,8 +16,9 @@ from typing import Any
 import attrs
 import pytest
 
-from biriba import BIRIBA, BURACO, BiribaError, Deal, Move, RuleSet, records
-from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, play_deal
+from biriba import BIRIBA, BURACO, BiribaError, Card, Deal, Move, RuleSet, records
+from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, moves_to_choose, play_deal
+from biriba.bots.heuristics import discard_danger, greedy_choice, pile_use, table_of, take_melds
 from biriba.cli import _shown, main
 from biriba.demo import run_demo
 from biriba.simulate import simulate
@@ -275,11 +277,6 @@ def test_greedy_does_not_take_a_pile_it_could_not_meld_from() -> None:
 def test_the_heuristic_asks_the_rule_set_which_cards_are_wild() -> None:
     """A two is a substitute the bots guard under biriba, an ordinary card without wild
     twos: the danger of discarding it drops by the substitute's share."""
-    from collections import Counter
-
-    from biriba import BIRIBA, Card
-    from biriba.bots.heuristics import discard_danger
-
     plain = BIRIBA.evolve(name="no-wild-twos", twos_wild=False)
     two = Card.parse("2C")
     dangers = []
@@ -492,15 +489,6 @@ def test_play_deal_checks_before_playing_and_keeps_what_it_played() -> None:
 
 
 def test_the_heuristics_check_what_they_read() -> None:
-    from biriba.bots import moves_to_choose
-    from biriba.bots.heuristics import (
-        discard_danger,
-        greedy_choice,
-        pile_use,
-        table_of,
-        take_melds,
-    )
-
     deal = Deal.new(seed=1)
     view = deal.view(1)
     rng = random.Random(0)
@@ -525,8 +513,6 @@ def test_the_heuristics_check_what_they_read() -> None:
 
 
 def test_B7_1_the_heuristics_table_of_a_deal_that_is_over_names_the_rule_that_ended_it() -> None:
-    from biriba.bots.heuristics import table_of
-
     over = play_deal(Deal.new(seed=2), [RandomBot(i) for i in range(4)])
     with pytest.raises(BiribaError, match=r"the deal is over \(B7\.1\)") as info:
         table_of(over)  # was an AssertionError

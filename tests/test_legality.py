@@ -240,7 +240,7 @@ def test_B3_12_a_refused_addition_names_the_rule_that_forbids_it(
     assert refused is not None and refused[0] == rule, refused
 
 
-def test_is_legal_answers_a_readable_move_and_refuses_text_that_is_no_move() -> None:
+def test_B3_1_is_legal_is_false_for_cards_that_form_no_meld_and_refuses_text_no_move() -> None:
     """``is_legal`` returns a bool for every move it can read, ``False`` for cards that
     form no meld (refused by B3.1); a text that is no move raises ``NotationError`` and
     anything else ``TypeError``, as ``play`` and ``verify`` do, and the deal is left as
