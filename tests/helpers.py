@@ -46,6 +46,17 @@ if PROFILE not in SCALES:
 EXAMPLES_SCALE = SCALES[PROFILE]
 
 
+class IntLike:
+    """An integer type of another library (as NumPy's): an int by ``__index__`` only,
+    which every argument the library reads as a whole number accepts."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
 def examples(n: int) -> int:
     """The number of hypothesis examples for a test that tries ``n`` in the quick profile."""
     return n * EXAMPLES_SCALE

@@ -24,7 +24,7 @@ from biriba.demo import run_demo
 from biriba.simulate import simulate
 from biriba.terminal import run_play
 
-from .helpers import position
+from .helpers import IntLike, position
 
 
 def test_bots_follow_the_protocol_and_play_legal_moves() -> None:
@@ -380,16 +380,9 @@ def test_B4_1_a_bot_is_given_a_view_of_the_seat_to_move(bot: Any) -> None:
     assert caught.value.rule == ("Z4.2" if buraco.closed_by is not None else "Z4.3")
 
 
-class _Five:
-    """An integer type of another library (as NumPy's): it has ``__index__``."""
-
-    def __index__(self) -> int:
-        return 5
-
-
 def test_bots_take_integers_and_numbers_of_other_types_and_seeds_as_deals_do() -> None:
     half = Fraction(1, 2)  # a real number of another type
-    bot = MonteCarloBot(iterations=_Five(), horizon=_Five(), time_limit=half, prune=half)  # type: ignore[arg-type]
+    bot = MonteCarloBot(iterations=IntLike(5), horizon=IntLike(5), time_limit=half, prune=half)  # type: ignore[arg-type]
     assert (bot.iterations, bot.horizon, bot.time_limit, bot.prune) == (5, 5, 0.5, 0.5)
     assert type(bot.iterations) is int and type(bot.time_limit) is float
     for make in (RandomBot, GreedyBot, MonteCarloBot):
@@ -451,11 +444,7 @@ def test_simulation_results_check_the_bot_asked_about() -> None:
         with pytest.raises(BiribaError, match="z must be a finite number more than 0"):
             result.confidence_interval(0, z)
 
-    class Index:  # an integer of another library (NumPy's): its __index__ only
-        def __index__(self) -> int:
-            return 1
-
-    assert result.win_rate(Index()) == result.win_rate(1)  # type: ignore[arg-type]
+    assert result.win_rate(IntLike(1)) == result.win_rate(1)  # type: ignore[arg-type]
     low, high = result.confidence_interval(0, 2.58)  # 99%: wider than 95%
     low95, high95 = result.confidence_interval(0)
     assert low <= low95 <= high95 <= high

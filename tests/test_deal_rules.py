@@ -20,7 +20,7 @@ from biriba import (
     parse_cards,
 )
 
-from .helpers import deal_at, position, rejects, texts
+from .helpers import IntLike, deal_at, position, rejects, texts
 
 C = Card.parse
 BIRIBA_7 = "3H 4H 5H 6H 7H 8H 9H"  # a clean sequence biriba
@@ -542,7 +542,10 @@ def test_team_score_checks_its_arguments_and_scores_as_the_deal() -> None:
     melds = deal.melds(0)
     parts = (BIRIBA, melds, 15, True, False, True)
     assert team_score(*parts) == team_score_unchecked(*parts)
+    # Any integer type counts as an int (NumPy's, here one with __index__), a bool not.
+    assert team_score(BIRIBA, melds, IntLike(15), True, False, True) == team_score(*parts)
     for wrong in (
+        (BIRIBA, melds, True, True, False, False),
         (BIRIBA, "abc", 5, True, False, False),  # was an AttributeError from inside
         (BIRIBA, ["3H 4H 5H"], 5, True, False, False),
         ("biriba", melds, 5, True, False, False),

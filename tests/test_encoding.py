@@ -43,7 +43,7 @@ from biriba.encoding import (
     team_returns,
 )
 
-from .helpers import position
+from .helpers import IntLike, position
 
 Policy = Callable[[Deal, random.Random], Move]
 
@@ -243,16 +243,6 @@ def test_decode_refuses_what_is_not_legal() -> None:
         codec.encode("draw", deal)  # type: ignore[arg-type]
 
 
-class _Index:
-    """An integer type of another library (as NumPy's): an int by ``__index__`` only."""
-
-    def __init__(self, value: int) -> None:
-        self.value = value
-
-    def __index__(self) -> int:
-        return self.value
-
-
 def test_the_codec_checks_its_tables_and_ids() -> None:
     deal = Deal.new(seed=3)
     codec = codec_for(deal.rules)
@@ -280,8 +270,8 @@ def test_the_codec_checks_its_tables_and_ids() -> None:
     with pytest.raises(BiribaError, match="codec_for"):
         codec.decode(0, other.view(other.to_move or 0))
     # An id of any integer type is an id; one past any real id is named in short.
-    assert codec.decode(_Index(0), deal) is draw  # type: ignore[arg-type]
-    assert codec.describe(_Index(codec.discard_base)) == "discard AC"  # type: ignore[arg-type]
+    assert codec.decode(IntLike(0), deal) is draw  # type: ignore[arg-type]
+    assert codec.describe(IntLike(codec.discard_base)) == "discard AC"  # type: ignore[arg-type]
     for huge in (10**5000, -(10**5000)):
         with pytest.raises(BiribaError) as info:
             codec.decode(huge, deal)
@@ -316,7 +306,7 @@ def test_observations_and_returns_check_their_arguments() -> None:
         with pytest.raises(BiribaError):
             check_scale(bad)
     assert check_scale(REWARD_SCALE) == REWARD_SCALE and check_scale(2) == 2.0
-    assert check_max_moves(_Index(800)) == 800
+    assert check_max_moves(IntLike(800)) == 800
     with pytest.raises(BiribaError, match="max_moves must be at least 1"):
         check_max_moves(0)
     # An observation of another length (or text) is not this layout's.

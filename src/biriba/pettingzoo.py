@@ -27,7 +27,6 @@ running after ``max_moves`` moves is truncated and scored as if it ended there.
 
 from __future__ import annotations
 
-import operator
 import random
 from typing import Any, Final
 
@@ -48,7 +47,7 @@ from biriba.encoding import (
     team_returns,
 )
 from biriba.errors import BiribaError
-from biriba.limits import check_seed, excerpt
+from biriba.limits import check_seed, excerpt, whole_number
 from biriba.moves import Move
 from biriba.rules import BIRIBA, RuleSet, check_number, check_rules
 
@@ -147,9 +146,8 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
         check_seed(seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
-        given = (options or {}).get("dealer", 0)
-        if not isinstance(given, bool | int) and hasattr(type(given), "__index__"):
-            given = operator.index(given)  # an integer of another type, as NumPy's
+        # Any integer type (NumPy's, as actions are) but a bool.
+        given = whole_number((options or {}).get("dealer", 0), "the dealer")
         dealer = check_number(given, "seat", self.rules.players, self.rules)
         rng = self._rng if seed is None else random.Random(seed)
         self.deal = Deal.new(self.rules, seed=rng.getrandbits(63), dealer=dealer)

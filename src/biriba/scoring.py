@@ -15,11 +15,12 @@ facts for programs that keep their own table::
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import SupportsIndex
 
 import attrs
 
 from biriba.cards import Card, Suit
-from biriba.limits import type_name
+from biriba.limits import type_name, whole_number
 from biriba.melds import Meld
 from biriba.rules import BIRIBA, RuleSet, check_rules
 
@@ -94,7 +95,7 @@ def _check_bonus_suit(bonus_suit: object) -> None:
 def team_score(
     rules: RuleSet,
     melds: Iterable[Meld],
-    left_in_hands: int,
+    left_in_hands: SupportsIndex,
     received: bool,
     unactivated: bool,
     closed: bool,
@@ -108,18 +109,16 @@ def team_score(
     and the receiver's next turn never came (B8.7); ``closed`` whether it closed (B8.5);
     ``bonus_suit`` the deal's bonus suit under kózi (V1). Buraco's parts are the same
     (Z5.1): going out in ``closing``, the morto in ``reserve``. Each argument is checked
-    (:class:`TypeError` for a wrong type); :func:`team_score_unchecked` is the same
+    (:class:`TypeError` for a wrong type; ``left_in_hands`` may be any integer type, such
+    as NumPy's, but not a ``bool``); :func:`team_score_unchecked` is the same
     scorer for the engine, which passes what it made.
     """
     check_rules(rules)
     checked = _checked_melds(melds, "team_score")
-    if isinstance(left_in_hands, bool) or not isinstance(left_in_hands, int):
-        raise TypeError(f"left_in_hands must be an int, got {type(left_in_hands).__name__}")
+    left = whole_number(left_in_hands, "left_in_hands")
     _check_flags(received=received, unactivated=unactivated, closed=closed)
     _check_bonus_suit(bonus_suit)
-    return team_score_unchecked(
-        rules, checked, left_in_hands, received, unactivated, closed, bonus_suit
-    )
+    return team_score_unchecked(rules, checked, left, received, unactivated, closed, bonus_suit)
 
 
 def team_score_unchecked(
