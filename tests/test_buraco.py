@@ -26,6 +26,7 @@ from biriba import (
     MeldKind,
     Phase,
     RuleSet,
+    check_move,
     full_pack,
     parse_cards,
 )
@@ -220,6 +221,35 @@ def test_Z2_2_a_position_opens_the_redraw_only_right_after_the_first_draw() -> N
     assert not took.is_legal("redraw")
     claimed = took.to_dict()
     claimed["redraw"] = claimed["hands"][took.to_move][0]
+    with pytest.raises(InvalidPositionError, match=r"Z2\.2") as info:
+        Deal.from_dict(claimed)
+    assert info.value.rule == "Z2.2"
+
+
+def test_Z2_2_a_first_draw_that_brings_a_morto_leaves_the_redraw_open_in_a_position() -> None:
+    # A stock that the first draw exhausts (Z4.3): the next morto becomes the stock, and
+    # the redraw is still open. The position says so, and reads back with it.
+    rules = BURACO.evolve(name="buraco-short-stock", stock_end_remaining=39)
+    deal = Deal.new(rules, seed=1)
+    assert len(deal.to_dict()["stock"]) == 40 and len(deal.to_dict()["reserves"]) == 2
+    deal.play("draw")
+    data = deal.to_dict()
+    assert len(data["stock"]) == 39 + rules.reserve_size and len(data["reserves"]) == 1
+    assert data["redraw"] is not None and "redraw" in texts(deal)
+    read = Deal.from_dict(json.loads(json.dumps(data)))
+    assert read.to_dict() == data
+    assert texts(read) == texts(deal)
+    assert check_move(data, "redraw").legal
+    deal.play("redraw")
+    read.play("redraw")
+    assert read.to_dict() == deal.to_dict()
+    # The next player's draw is no first draw.
+    later = Deal.from_dict(data)
+    later.play(next(m for m in later.legal_moves() if isinstance(m, Discard)))
+    later.play("draw")
+    assert "redraw" not in texts(later)
+    claimed = later.to_dict()
+    claimed["redraw"] = claimed["hands"][later.to_move][0]
     with pytest.raises(InvalidPositionError, match=r"Z2\.2") as info:
         Deal.from_dict(claimed)
     assert info.value.rule == "Z2.2"

@@ -457,6 +457,14 @@ class Engine:
             position.bonus_suit is not None,
         )
 
+    def after_first_draw(self) -> tuple[int, int]:
+        """The stock's size and the number of packets left right after the deal's first
+        draw, when the redraw is open (Z2.2): the draw made by :meth:`apply`, so that a
+        first draw that exhausts the stock brings the next morto into it (Z4.3) here as
+        in play."""
+        drawn = self.apply(self.first_position(full_pack(self.rules), 0), _DRAW)
+        return len(drawn.stock), len(drawn.reserves)
+
     def opens_redraw(self, start: Start, suit_named: bool) -> bool:
         """:meth:`first_draw` from a position's parts (and whether the bonus suit is
         named): in the deal's first turn before any move (:meth:`begins`), or, under

@@ -306,13 +306,23 @@ def read_position(
         redraw = _card(data["redraw"], "redraw")
         if not rules.first_turn_redraw:
             raise _fail("redraw is set, but the rule set has no redraw (Z2.2)", "Z2.2")
-        # Right after the deal's first draw: before it, with the card back on the stock,
-        # the engine would have opened the redraw.
+        # Right after the deal's first draw: the stock and the packets as that draw leaves
+        # them (it may have brought a morto into the stock, Z4.3), and before it, with
+        # the stock full, the engine would have opened the redraw.
         if (
             phase is not Phase.PLAY
             or to_move is None
+            or (len(stock), len(packets)) != engine.after_first_draw()
             or not engine.opens_redraw(
-                Start(len(stock) + 1, to_move, dealer, len(packets), len(pile), melds, known),
+                Start(
+                    engine.full_stock,
+                    to_move,
+                    dealer,
+                    rules.reserve_count,
+                    len(pile),
+                    melds,
+                    known,
+                ),
                 bonus_suit is not None,
             )
             or redraw not in hands[to_move]
