@@ -31,6 +31,7 @@ from biriba.bots import GreedyBot
 from biriba.cards import CARDS
 from biriba.encoding import (
     ENCODING_VERSION,
+    MAX_CODEC_MELDS,
     REWARD_SCALE,
     check_max_moves,
     check_scale,
@@ -42,6 +43,7 @@ from biriba.encoding import (
     outcome_order,
     team_returns,
 )
+from biriba.enumeration import many_substitute_sequences_bound
 
 from .helpers import IntLike, position
 
@@ -419,3 +421,29 @@ def test_from_pack_deals_like_new() -> None:
     with pytest.raises(BiribaError) as err:
         Deal.from_pack(pack[:-1], BIRIBA)
     assert err.value.rule == "B1.2"
+
+
+def test_V7_a_rule_set_whose_pack_lays_too_many_melds_has_no_codec_and_says_so() -> None:
+    # Without a limit on substitutes, Biriba's pack lays hundreds of millions of
+    # sequences: the codec is refused at once, before listing them (it once filled the
+    # memory), and so are the adapters built on it.
+    for limit in (None, 4):
+        rules = BIRIBA.evolve(max_substitutes=limit)
+        assert many_substitute_sequences_bound(rules) > MAX_CODEC_MELDS
+        with pytest.raises(BiribaError, match=r"V7.*more than an action codec gives ids to"):
+            codec_for(rules)
+    # The bound is at least what the codec lists (sequences with two substitutes or more),
+    # and 0 where a meld holds one substitute at most.
+    assert many_substitute_sequences_bound(BIRIBA) == 0
+    for rules in (
+        BURACO,
+        BIRIBA.evolve(max_substitutes=2),
+        BIRIBA.evolve(max_substitutes=2, twos_always_wild=True),
+        BURACO.evolve(max_substitutes=2),
+    ):
+        listed = sum(
+            1
+            for meld in codec_for(rules).melds
+            if meld.kind is MeldKind.SEQUENCE and len(meld.substitutes) >= 2
+        )
+        assert 0 < listed <= many_substitute_sequences_bound(rules) <= MAX_CODEC_MELDS

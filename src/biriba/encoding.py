@@ -41,7 +41,7 @@ import attrs
 
 from biriba.cards import DISTINCT_CARDS, Card, Suit
 from biriba.deal import Deal, PlayerView
-from biriba.enumeration import enumerate_melds
+from biriba.enumeration import enumerate_melds, many_substitute_sequences_bound
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError
 from biriba.limits import check_count, check_real, excerpt, type_name, whole_number
 from biriba.melds import Meld, MeldKind
@@ -61,6 +61,7 @@ from biriba.rules import BIRIBA, RuleSet, StockExhausted, check_rules, full_pack
 
 __all__ = [
     "ENCODING_VERSION",
+    "MAX_CODEC_MELDS",
     "MAX_MOVES",
     "REWARD_SCALE",
     "ActionCodec",
@@ -87,6 +88,12 @@ MAX_MOVES: Final = 2000
 
 #: The adapters divide scores by this to make rewards and returns.
 REWARD_SCALE: Final = 1000
+
+#: The most sequences with two substitutes or more (V7, Z3.4) a rule set's pack may lay
+#: for :class:`ActionCodec` to give every meld an id: ``biriba`` with three substitutes
+#: a meld lays about 1.9 million (its codec takes about ten seconds to build), with four
+#: about 16 million, and with no limit hundreds of millions, more than memory holds.
+MAX_CODEC_MELDS: Final = 4_000_000
 
 #: A deal or the view of the seat to move: where the codec finds the legal moves and the
 #: melds of the acting team.
@@ -215,6 +222,15 @@ class ActionCodec:
 
     def __init__(self, rules: RuleSet = BIRIBA) -> None:
         check_rules(rules)
+        many = many_substitute_sequences_bound(rules)
+        if many > MAX_CODEC_MELDS:
+            raise BiribaError(
+                f"the rule set {excerpt(rules.name)} lets a meld hold "
+                f"{rules.max_substitutes or 'any number of'} substitutes (V7): its pack "
+                f"lays about {many:,} sequences of two substitutes or more, more than an "
+                f"action codec gives ids to ({MAX_CODEC_MELDS:,}): fewer substitutes a "
+                f"meld (max_substitutes) or a shorter new meld (max_new_meld) lays fewer"
+            )
         self.rules = rules
         self.keywords = _keyword_moves(rules)
         self._keyword_ids = {move: i for i, move in enumerate(self.keywords)}

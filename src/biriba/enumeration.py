@@ -23,13 +23,13 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from biriba.cards import CARDS, Card
+from biriba.cards import CARDS, Card, counts_of
 from biriba.errors import BiribaError
 from biriba.limits import check_count, excerpt
 from biriba.melds import ONE_PLACE, Meld, MeldKind, group_places
 from biriba.melds import clear_tables as clear_meld_tables
 from biriba.moves import LayMeld, lay_unchecked
-from biriba.rules import BIRIBA, RuleSet, check_rules, cited
+from biriba.rules import BIRIBA, RuleSet, check_rules, cited, full_pack
 
 __all__ = ["enumerate_melds", "melds_from_counts", "melds_from_counts_unchecked"]
 
@@ -981,6 +981,38 @@ def _enumerate_sequences(
 
 #: The bits of ranks 1 to 13 in a suit's ``have`` mask (:func:`_enumerate_sequences`).
 _RANKS_1_TO_13: Final = 0x3FFE
+
+
+def many_substitute_sequences_bound(rules: RuleSet) -> int:
+    """At least the number of sequences with two substitutes or more (V7, Z3.4) that
+    ``rules``' whole pack can lay as new melds: what :func:`_enumerate_sequences` would
+    list for it, counted without making them (each run of ranks of a suit holding every
+    rank, each choice of places, each choice of substitutes for them). 0 where a meld
+    holds one substitute at most. A program that lists every meld of the pack (the
+    action codec) asks it first: without a limit on substitutes the pack lays hundreds
+    of millions of such sequences."""
+    check_rules(rules)
+    plan = _PLANS.get(rules) or _plan_for(rules)
+    raw: Any = bytes(counts_of(full_pack(rules)))
+    wild_key: bytes = raw[plan.wild_first] + raw[plan.wild_second]
+    sub_cap = plan.held(wild_key)[1]
+    if sub_cap < 2:
+        return 0
+    max_new = rules.max_new_meld
+    longest = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
+    lowest = 1 if rules.ace_low else 2
+    highest = 14 if rules.ace_high else 13
+    # Every rank present (the ace high too): the most runs, each place optional.
+    have = _RANKS_1_TO_13 | 1 << 14
+    wilds = plan.pairs(wild_key)
+    per_suit = sum(
+        len(_sub_assignments(wilds, len(places)))
+        for _, _, choices in _suit_windows(
+            have, sub_cap, 2, lowest, highest, max(rules.min_meld, 4), longest
+        )
+        for places in choices
+    )
+    return 4 * per_suit
 
 
 @functools.lru_cache(maxsize=8192)
