@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -89,6 +92,46 @@ def test_run_play_takes_text_files(stdin: Any, out: Any, name: str) -> None:
     assert short(error)
     if isinstance(out, io.StringIO):
         assert out.getvalue() == ""  # refused before anything is written
+
+
+class _NotUtf8Once:
+    """A terminal's input that decodes strictly: its first line is not UTF-8."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = io.StringIO(text)
+        self.raised = False
+
+    def readline(self) -> str:
+        if not self.raised:
+            self.raised = True
+            raise UnicodeDecodeError("utf-8", b"\xff\xfe\n", 0, 1, "invalid start byte")
+        return self.lines.readline()
+
+
+def test_run_play_says_a_line_is_not_text_and_goes_on() -> None:
+    out = io.StringIO()
+    assert run_play(_NotUtf8Once("draw\nquit\n"), out, seed=1) == 1  # type: ignore[arg-type]
+    said = out.getvalue()
+    assert "That line is not UTF-8 text" in said
+    assert "You left the table." in said
+    assert "meld, add or discard" in said  # the draw after it was played
+
+
+def test_biriba_play_reads_a_line_that_is_not_utf8_without_a_traceback() -> None:
+    # A strict UTF-8 stdin (PYTHONIOENCODING=utf-8, as under LANG=en_US.UTF-8): the bad
+    # line's buffer is lost, the input then ends, and the game says so.
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "biriba", "play", "--seed", "1"],
+        input=b"draw\n\xff\xfe\n",
+        capture_output=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert b"Traceback" not in done.stderr, done.stderr
+    assert b"That line is not UTF-8 text" in done.stdout
+    assert b"Input ended" in done.stdout
 
 
 def test_run_play_reads_text() -> None:

@@ -168,7 +168,13 @@ def run_play(
         while True:
             out.write("> ")
             out.flush()
-            line = stdin.readline()
+            try:
+                line = stdin.readline()
+            except UnicodeDecodeError:
+                # A terminal whose input decodes strictly (LANG=en_US.UTF-8, say) and a
+                # line that is not UTF-8: that line is lost, the game goes on.
+                print("That line is not UTF-8 text: write a move, its number, or help.", file=out)
+                continue
             if not isinstance(line, str):
                 raise TypeError(f"stdin.readline() gave {type(line).__name__}, not text")
             if not line:
