@@ -31,7 +31,12 @@ from biriba.melds import clear_tables as clear_meld_tables
 from biriba.moves import LayMeld, lay_unchecked
 from biriba.rules import BIRIBA, RuleSet, check_rules, cited, full_pack
 
-__all__ = ["enumerate_melds", "melds_from_counts", "melds_from_counts_unchecked"]
+__all__ = [
+    "enumerate_melds",
+    "many_substitute_sequences_bound",
+    "melds_from_counts",
+    "melds_from_counts_unchecked",
+]
 
 
 #: The substitutes in a hand as ``(card index, count)`` pairs, those it holds only, in
@@ -985,10 +990,10 @@ _RANKS_1_TO_13: Final = 0x3FFE
 
 def many_substitute_sequences_bound(rules: RuleSet) -> int:
     """At least the number of sequences with two substitutes or more (V7, Z3.4) that
-    ``rules``' whole pack can lay as new melds: what :func:`_enumerate_sequences` would
-    list for it, counted without making them (each run of ranks of a suit holding every
-    rank, each choice of places, each choice of substitutes for them). 0 where a meld
-    holds one substitute at most. A program that lists every meld of the pack (the
+    ``rules``' whole pack can lay as new melds: what the enumerator of such sequences
+    would list for it, counted without making them (each run of ranks of a suit holding
+    every rank, each choice of places, each choice of substitutes for them). 0 where a
+    meld holds one substitute at most. A program that lists every meld of the pack (the
     action codec) asks it first: without a limit on substitutes the pack lays hundreds
     of millions of such sequences."""
     check_rules(rules)
