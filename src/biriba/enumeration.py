@@ -370,17 +370,16 @@ class _Plan:
         #: substitute even there (V7), whether the ace may stand low, the shortest and
         #: longest new sequence (B3.1, Z3.2) and the lowest and highest rank (14: the ace,
         #: high).
-        max_new = rules.max_new_meld
-        max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
+        lowest, highest, longest = _sequence_span(rules)
         self.suit_shapes = tuple(
             (
                 rules.is_wild(CARDS[base + 1]) and not rules.twos_always_wild,
                 rules.is_wild(CARDS[base + 1]) and rules.twos_always_wild,
                 rules.ace_low,
                 rules.min_meld,
-                max_len,
-                1 if rules.ace_low else 2,
-                14 if rules.ace_high else 13,
+                longest,
+                lowest,
+                highest,
             )
             for base in (0, 13, 26, 39)
         )
@@ -890,6 +889,15 @@ _NATURALS_BY_RANK: Final = tuple(
 # ------------------------------------------------------------ sequences with more substitutes
 
 
+def _sequence_span(rules: RuleSet) -> tuple[int, int, int]:
+    """The lowest and highest rank a new sequence of ``rules`` may reach (1 for a low
+    ace, 14 for a high one, B3.2) and the most cards it may have (B3.2, and Z3.2's limit
+    on a new meld): what every sequence enumerator reads of the rule set."""
+    max_new = rules.max_new_meld
+    longest = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
+    return (1 if rules.ace_low else 2), (14 if rules.ace_high else 13), longest
+
+
 def _enumerate_sequences(
     counts: bytes,
     rules: RuleSet,
@@ -914,14 +922,11 @@ def _enumerate_sequences(
     random deals per second with no limit on substitutes, medians of 16 alternating
     runs).
     """
-    max_new = rules.max_new_meld
-    max_len = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
     # A sequence holds at least min_meld cards, and as many naturals as substitutes
     # (B3.3, Z3.4): at least 2 * min_subs cards.
     if sub_cap < min_subs:
         return
-    lowest = 1 if rules.ace_low else 2
-    highest = 14 if rules.ace_high else 13
+    lowest, highest, max_len = _sequence_span(rules)
     shortest = max(rules.min_meld, 2 * min_subs)
     twos_natural = not rules.twos_always_wild
     seq = MeldKind.SEQUENCE
@@ -1003,10 +1008,7 @@ def many_substitute_sequences_bound(rules: RuleSet) -> int:
     sub_cap = plan.held(wild_key)[1]
     if sub_cap < 2:
         return 0
-    max_new = rules.max_new_meld
-    longest = rules.max_sequence if max_new is None else min(rules.max_sequence, max_new)
-    lowest = 1 if rules.ace_low else 2
-    highest = 14 if rules.ace_high else 13
+    lowest, highest, longest = _sequence_span(rules)
     # Every rank present (the ace high too): the most runs, each place optional.
     have = _RANKS_1_TO_13 | 1 << 14
     wilds = plan.pairs(wild_key)
