@@ -21,7 +21,8 @@ youngest generation, what it is about to visit, by type.
 ``--replay`` plays each round twice, the second time at once and with the caches the
 first left (every suit, rank, meld and addition already met), and prints how much faster
 the second playing is: what meeting them the first time costs, as a share of the deals'
-time.
+time. ``--keep melds``, ``--keep parts`` and ``--keep all`` keep that much of the
+caches from one round to the next, as a program that plays deal after deal would.
 """
 
 from __future__ import annotations
@@ -32,13 +33,35 @@ import time
 from collections import Counter
 from typing import Any
 
-from run import clock, random_deals  # benchmarks/run.py, beside this script
+from run import clear_caches, clock, random_deals  # benchmarks/run.py, beside this script
 
 import biriba
-from biriba import BiribaError, RuleSet
+from biriba import BiribaError, RuleSet, engine, enumeration
 
 #: ``run.py``'s round: this many deals from emptied caches.
 ROUND = 60
+
+#: What ``--keep`` may keep from one round to the next: nothing (as ``run.py``), the rule
+#: set's table of melds (each meld with the additions it has worked out), the cached
+#: parts (a suit's or a rank's melds and their moves), or every cache.
+KEEPS = ("nothing", "melds", "parts", "all")
+
+
+def empty_caches(keep: str) -> None:
+    """Empty the caches before a round, but what ``keep`` (one of :data:`KEEPS`) names."""
+    if keep == "nothing":
+        clear_caches()
+        return
+    if keep == "all":
+        return
+    for each in engine._ENGINES.values():
+        each._finish_cache.clear()
+    engine._SHORT_ADDITIONS.clear()
+    for plan in enumeration._PLANS.values():
+        if keep == "melds":
+            plan.cache.clear()
+        else:
+            plan.lays.clear()
 
 
 def kind_of(thing: object) -> str:
@@ -79,24 +102,30 @@ class CollectorLog:
 
 
 def play_rounds(
-    rules: RuleSet, rounds: int, deals: int, collect: bool = True, census: bool = False
+    rules: RuleSet,
+    rounds: int,
+    deals: int,
+    collect: bool = True,
+    census: bool = False,
+    keep: str = "nothing",
 ) -> tuple[float, float, CollectorLog]:
     """Play ``rounds`` rounds of ``deals`` random deals as ``run.py`` does (each from
-    emptied caches, seeds ``deals * round`` on, after a full collection unless
-    ``collect`` is false); gives the processor seconds the deals took, the wall seconds
-    of the full collections before the rounds (``run.py`` makes them outside its timing;
-    a profile of the process sees them), and the log of the collections made while the
-    deals ran (with ``census``, what the youngest generation held at each of its
-    collections)."""
+    emptied caches but what ``keep`` names, seeds ``deals * round`` on, after a full
+    collection unless ``collect`` is false); gives the processor seconds the deals took,
+    the wall seconds of the full collections before the rounds (``run.py`` makes them
+    outside its timing; a profile of the process sees them), and the log of the
+    collections made while the deals ran (with ``census``, what the youngest generation
+    held at each of its collections)."""
     log = CollectorLog(census)
     seconds = between = 0.0
     for r in range(rounds):
         if collect:
             between += full_collection()
+        empty_caches(keep)
         gc.callbacks.append(log)
         try:
             start = clock()
-            random_deals(deals, rules, r * deals)
+            random_deals(deals, rules, r * deals, clear=False)
             seconds += clock() - start
         finally:
             gc.callbacks.remove(log)
@@ -167,6 +196,12 @@ def main() -> None:
         help="play each round again with the caches it left, and compare (what first "
         "meetings cost)",
     )
+    parser.add_argument(
+        "--keep",
+        choices=KEEPS,
+        default="nothing",
+        help="what to keep of the caches from one round to the next (default nothing, as run.py)",
+    )
     args = parser.parse_args()
     try:
         rules = RuleSet.named(args.rules)
@@ -174,8 +209,8 @@ def main() -> None:
         parser.error(str(error))
     if args.rounds < 1 or args.deals < 1:
         parser.error("--rounds and --deals take a positive number")
-    if args.replay and (args.census or args.no_collect):
-        parser.error("--replay collects before each playing and takes no census")
+    if args.replay and (args.census or args.no_collect or args.keep != "nothing"):
+        parser.error("--replay collects before each playing, keeps nothing, takes no census")
     build = "compiled" if biriba.compiled else "pure-Python"
     if args.replay:
         first, again, first_log, again_log = replayed_rounds(rules, args.rounds, args.deals)
@@ -191,12 +226,13 @@ def main() -> None:
         print(f"  collections, played again: {collections_line(again_log, again)}")
         return
     seconds, between, log = play_rounds(
-        rules, args.rounds, args.deals, not args.no_collect, args.census
+        rules, args.rounds, args.deals, not args.no_collect, args.census, args.keep
     )
     played = args.rounds * args.deals
     print(
         f"{rules.name} ({build} build): {played} random deals in {args.rounds} rounds, "
         f"{played / seconds:,.0f} deals / s"
+        + ("" if args.keep == "nothing" else f", keeping {args.keep} of the caches")
     )
     for generation in range(3):
         count = log.counts[generation]

@@ -385,9 +385,35 @@ def test_the_rounds_script_replays_each_round_with_the_caches_it_left(
 def test_the_rounds_script_refuses_bad_arguments() -> None:
     assert "no rule set named 'nope'" in run_script_refused(ROUNDS, "--rules", "nope")
     assert "positive number" in run_script_refused(ROUNDS, "--rounds", "0")
-    for other in ("--census", "--no-collect"):
-        refused = run_script_refused(ROUNDS, "--replay", other)
-        assert "--replay collects before each playing and takes no census" in refused
+    for other in (["--census"], ["--no-collect"], ["--keep", "all"]):
+        refused = run_script_refused(ROUNDS, "--replay", *other)
+        assert "--replay collects before each playing, keeps nothing, takes no census" in refused
+    assert "invalid choice" in run_script_refused(ROUNDS, "--keep", "some")
+
+
+def test_the_rounds_script_keeps_what_it_is_told_between_rounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stdout = run_script(ROUNDS, "--rounds", "2", "--deals", "2", "--keep", "melds")
+    assert "4 random deals in 2 rounds" in stdout and "keeping melds of the caches" in stdout
+    monkeypatch.syspath_prepend(str(ROUNDS.parent))
+    spec = importlib.util.spec_from_file_location("benchmark_rounds_keep", ROUNDS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for first, (keep, parts_kept, melds_kept) in enumerate(
+        (
+            ("nothing", False, False),
+            ("melds", False, True),
+            ("parts", True, False),
+            ("all", True, True),
+        )
+    ):
+        module.random_deals(2, BIRIBA, 10 * first, clear=True)  # new deals: both filled
+        plan = enumeration._PLANS[BIRIBA]
+        assert plan.cache and plan.lays
+        module.empty_caches(keep)
+        assert (bool(plan.cache), bool(plan.lays)) == (parts_kept, melds_kept), keep
 
 
 def test_the_rounds_script_logs_each_collection_by_generation(
