@@ -36,7 +36,7 @@ from typing import Any
 from run import clear_caches, clock, random_deals  # benchmarks/run.py, beside this script
 
 import biriba
-from biriba import BiribaError, RuleSet, engine, enumeration
+from biriba import BiribaError, RuleSet, enumeration
 
 #: ``run.py``'s round: this many deals from emptied caches.
 ROUND = 60
@@ -48,20 +48,17 @@ KEEPS = ("nothing", "melds", "parts", "all")
 
 
 def empty_caches(keep: str) -> None:
-    """Empty the caches before a round, but what ``keep`` (one of :data:`KEEPS`) names."""
-    if keep == "nothing":
-        clear_caches()
-        return
+    """Empty the caches before a round as ``run.py`` does, then put back what ``keep``
+    (one of :data:`KEEPS`) names: every other cache is emptied, those added later too."""
     if keep == "all":
         return
-    for each in engine._ENGINES.values():
-        each._finish_cache.clear()
-    engine._SHORT_ADDITIONS.clear()
-    for plan in enumeration._PLANS.values():
-        if keep == "melds":
-            plan.cache.clear()
-        else:
-            plan.lays.clear()
+    plans = list(enumeration._PLANS.values())
+    parts = [dict(plan.cache) if keep == "parts" else {} for plan in plans]
+    melds = [dict(plan.lays) if keep == "melds" else {} for plan in plans]
+    clear_caches()
+    for plan, kept_parts, kept_melds in zip(plans, parts, melds, strict=True):
+        plan.cache.update(kept_parts)
+        plan.lays.update(kept_melds)
 
 
 def kind_of(thing: object) -> str:

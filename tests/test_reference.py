@@ -176,7 +176,7 @@ def test_legal_moves_agree_with_an_independent_reference(rules: RuleSet, melding
     )
 
 
-def test_a_reference_that_forgets_a_rule_is_caught() -> None:
+def test_B4_2_a_reference_that_forgets_the_barred_card_is_caught() -> None:
     """The comparison can fail: a reference that forgets B4.2 (the card taken from a
     one-card pile may not be discarded) disagrees with the engine within a few deals."""
 
@@ -285,11 +285,7 @@ def test_rare_positions_agree_with_the_reference(rules: RuleSet, built: dict[str
     random continuations of each."""
     start = Deal.from_dict(position(rules=rules, **built))
     for seed in range(4 * EXAMPLES_SCALE):
-        compare_play(
-            Reference(rules),
-            start.copy(),
-            random.Random(seed),
-            seed % 2 == 1,
-            "a rare position",
-            25,
+        compared = compare_play(
+            Reference(rules), start.copy(), random.Random(seed), seed % 2 == 1, f"seed {seed}", 25
         )
+        assert compared >= 1  # the rare position itself, at least
