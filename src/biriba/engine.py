@@ -1448,7 +1448,7 @@ def _without(
         for card in cards:
             if still[card.index]:
                 still[card.index] -= 1
-        known = replaced(known, seat, bytes(still) if any(still) else EMPTY_COUNTS)
+        known = replaced(known, seat, _shared_if_empty(bytes(still)))
     return hands, sizes, known
 
 
@@ -1466,10 +1466,16 @@ def _without_one(
     sizes = replaced(sizes, seat, sizes[seat] - 1)
     held = known[seat]
     if held is not EMPTY_COUNTS and held[index]:
-        still = bytearray(held)
-        still[index] -= 1
-        known = replaced(known, seat, bytes(still) if any(still) else EMPTY_COUNTS)
+        left = held[:index] + _BYTES[held[index] - 1] + held[index + 1 :]
+        known = replaced(known, seat, _shared_if_empty(left))
     return hands, sizes, known
+
+
+def _shared_if_empty(counts: Counts) -> Counts:
+    """``counts``, or :data:`~biriba.cards.EMPTY_COUNTS` itself when they hold no card: a
+    seat known to hold nothing is tested by identity. (Compared as bytes, a comparison of
+    memory: ``any()`` of them, compiled, asks the interpreter for each of 53 ints.)"""
+    return EMPTY_COUNTS if counts == EMPTY_COUNTS else counts
 
 
 def _receive(
