@@ -283,8 +283,10 @@ def test_meld_errors_and_types() -> None:
         Meld.from_cards([C("3H")], rules="biriba")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         M("3H 4H 5H").extensions("6H")  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="build a Meld with Meld.parse"):
         Meld()
+    with pytest.raises(TypeError, match="build a Meld with Meld.parse"):
+        Meld("3H 4H 5H")
     invalid("3H 3H 3H 3H", "B1.2")
     meld = M("3H 4H 5H")
     with pytest.raises(AttributeError):
@@ -507,6 +509,25 @@ def test_B3_1_a_hands_rank_totals_are_its_four_suits_counts_added(counts: list[i
     raw = bytes(counts)
     expected = bytes(sum(raw[suit * 13 + rank] for suit in range(4)) for rank in range(13))
     assert _rank_totals(raw) == expected
+
+
+@given(st.lists(st.integers(0, 8), min_size=53, max_size=53), st.integers(0, 40))
+def test_B3_1_the_compiled_builds_ranks_for_a_group_are_the_pure_builds(
+    counts: list[int], need: int
+) -> None:
+    """The ranks with ``need`` cards or more, all suits together (where a group of B3.1
+    may be), as each build finds them: the compiled build by reading the bytes by index
+    (``_group_rank_mask``), pure Python from ``_rank_totals`` and a translation table
+    (``_at_least``, for needs of 2 and more); both against the counts added here."""
+    from biriba.enumeration import _at_least, _flagged, _group_rank_mask, _masked, _rank_totals
+
+    raw = bytes(counts)
+    expected = tuple(
+        rank for rank in range(13) if sum(raw[suit * 13 + rank] for suit in range(4)) >= need
+    )
+    assert _masked(_group_rank_mask(raw, need)) == expected
+    if need >= 2:
+        assert _flagged(_rank_totals(raw).translate(_at_least(need))) == expected
 
 
 def reference_extensions(meld: Meld, card: Card) -> set[Meld]:
@@ -839,17 +860,23 @@ def test_clear_tables_empties_what_a_process_keeps_and_changes_no_meld(rules: Ru
     for meld in before:
         meld.candidate_indices()
     tables = (
-        enumeration._row_windows,
         enumeration._natural_sets,
         enumeration._sub_choices,
         enumeration._sub_multisets,
         melds._candidates,
     )
     assert all(table.cache_info().currsize for table in tables)
+    plans = enumeration._PLANS.values()
+
+    def rows_of_runs() -> int:
+        return sum(len(t) for plan in plans for by_suit in plan.row_windows for t in by_suit)
+
+    assert rows_of_runs()
     enumeration.clear_tables()
     assert [table.cache_info().currsize for table in tables] == [0] * len(tables)
-    plans = enumeration._PLANS.values()
+    assert not rows_of_runs()
     assert all(not plan.cache and not plan.lays and not plan.substitutes for plan in plans)
+    assert all(not plan.by_code for plan in plans)
     # The rows known to hold no sequence are back to those of fewer than two ranks (B3.3).
     few = {bytes(13)} | {bytes(1 if r == k else 0 for r in range(13)) for k in range(13)}
     assert all(rows == few for plan in plans for by_suit in plan.no_runs for rows in by_suit)

@@ -20,7 +20,7 @@ import enum
 import functools
 import operator
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Final, Self
+from typing import Any, Final
 
 from biriba.cards import CARDS, Card, Suit, parse_cards
 from biriba.display import picture
@@ -50,6 +50,11 @@ class MeldKind(enum.Enum):
 def natural_index(suit: int, rank: int) -> int:
     """The card index of the natural of ``suit`` at sequence rank ``rank`` (14 = high ace)."""
     return suit * 13 + (0 if rank == 14 else rank - 1)
+
+
+#: The key that :meth:`Meld.unchecked` hands ``Meld.__init__`` in the compiled build: any
+#: other call of ``Meld(...)`` is refused.
+_UNCHECKED: Final = object()
 
 
 class Meld:
@@ -89,12 +94,27 @@ class Meld:
     _points: int
     _bonus: int
 
-    def __new__(cls, *args: object, **kwargs: object) -> Self:
-        # A blank meld, for unchecked() in the compiled build (Meld(...) is refused below).
-        return object.__new__(cls)
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("build a Meld with Meld.parse(text) or Meld.from_cards(cards)")
+    def __init__(
+        self,
+        key: object = None,
+        kind: MeldKind = MeldKind.GROUP,
+        cards: tuple[Card, ...] = (),
+        rules: RuleSet = BIRIBA,
+        suit_or_rank: int = 0,
+        low: int = 0,
+        subs: tuple[int, ...] = (),
+    ) -> None:
+        if key is not _UNCHECKED:
+            raise TypeError("build a Meld with Meld.parse(text) or Meld.from_cards(cards)")
+        # Only the compiled build's unchecked() comes here: mypyc writes the slots of
+        # __init__ directly, where pure Python would meet __setattr__ below.
+        self.kind = kind
+        self.cards = cards
+        self.rules = rules
+        self._suit_or_rank = suit_or_rank
+        self._low = low
+        self._subs = subs
+        self._addable = None
 
     @classmethod
     def unchecked(
@@ -113,6 +133,10 @@ class Meld:
         the first card of a sequence stands at (0 for a group), ``subs`` the places of
         the substitutes in ``cards``. Anything else should use :meth:`from_cards`.
         """
+        if _NATIVE_INIT:
+            # Compiled, a direct call of the native constructor, which writes the slots
+            # (the setters below are Python calls: 8 times the time, measured).
+            return Meld(_UNCHECKED, kind, cards, rules, suit_or_rank, low, subs)
         # The slots' own setters cost about half of object.__setattr__.
         meld = _new(cls)
         _set_kind(meld, kind)
@@ -407,9 +431,11 @@ def _unpickle(text: str, rules: RuleSet) -> Meld:
     return Meld.parse(text, rules)
 
 
-#: The setters of a meld's slots, for :meth:`Meld.unchecked`. A compiled Meld is made
-#: blank by its own ``__new__`` (``object.__new__`` refuses it).
-_new: Final = Meld.__new__ if is_compiled(_unpickle) else object.__new__
+#: How :meth:`Meld.unchecked` makes a meld: compiled, by the native constructor
+#: (``Meld.__init__`` given :data:`_UNCHECKED`); in pure Python, blank from
+#: ``object.__new__``, then filled by the slots' setters.
+_NATIVE_INIT: Final = is_compiled(_unpickle)
+_new: Final = object.__new__
 _set_kind: Final = vars(Meld)["kind"].__set__
 _set_cards: Final = vars(Meld)["cards"].__set__
 _set_rules: Final = vars(Meld)["rules"].__set__
