@@ -29,6 +29,7 @@ from biriba.limits import check_count, excerpt
 from biriba.melds import ONE_PLACE, Meld, MeldKind, group_places
 from biriba.melds import clear_tables as clear_meld_tables
 from biriba.moves import LayMeld, lay_unchecked
+from biriba.native import is_compiled
 from biriba.rules import BIRIBA, RuleSet, check_rules, cited, full_pack
 
 __all__ = [
@@ -133,40 +134,57 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
     # The hand as bytes, one a card (the engine's hands are bytes already: this is then
     # the same object): the cache keys are bytes too, which hash at once and which the
     # garbage collector never has to visit.
-    raw = bytes(counts)
-    # How many of each substitute the hand holds, in the order of rules.wild_indices (the
-    # bytes sliced through an untyped name: mypyc 2.4 reads a slice held in a name as an
-    # integer index), and what follows from them, worked out once for each such key.
-    hand: Any = raw
-    wild_key: bytes = hand[plan.wild_first] + hand[plan.wild_second]
-    held = plan.substitutes.get(wild_key)
-    if held is None:
-        held = plan.held(wild_key)
-    n_wild, sub_cap, at_least, skipped, rank_tails, suit_tails = held
+    raw = counts if type(counts) is bytes else bytes(counts)
+    # How many of each substitute the hand holds, in the order of rules.wild_indices, and
+    # what follows from them, worked out once for each such key (the key among them).
+    if _INDEXED_RANKS:
+        # Compiled, read one by one into a number: slicing (below) is a generic call.
+        code = 0
+        for i in plan.wild_idx:
+            code = code << 8 | raw[i]
+        coded = plan.by_code.get(code)
+        if coded is None:
+            coded = plan.held_by_code(code, _wild_key(raw, plan))
+        held = coded
+    else:
+        wild_key = _wild_key(raw, plan)
+        found_held = plan.substitutes.get(wild_key)
+        if found_held is None:
+            found_held = plan.held(wild_key)
+        held = found_held
+    n_wild, sub_cap, need, at_least, skipped, rank_tails, suit_tails, wild_key = held
     cache = plan.cache
     out: list[Part] = []
     found: Part | None
     if plan.groups:
-        # The ranks with enough cards for a group (most have too few): a byte per rank,
-        # 1 for enough, read as the tuple of those ranks' indices.
-        enough = _rank_totals(raw).translate(at_least)
-        ranks = _FLAGGED.get(enough)
-        if ranks is None:
-            ranks = _flagged(enough)
+        # The ranks with enough cards for a group (most have too few), as the tuple of
+        # their indices, found from a byte per rank (1 for enough) or, compiled, a bit.
+        if _INDEXED_RANKS:
+            mask = _group_rank_mask(raw, need)
+            ranks = _MASKED.get(mask)
+            if ranks is None:
+                ranks = _masked(mask)
+        else:
+            enough = _rank_totals(raw).translate(at_least)
+            ranks = _FLAGGED.get(enough)
+            if ranks is None:
+                ranks = _flagged(enough)
         for c in ranks:
             # The rank's counts by suit, then the substitutes and the rank (rank_tails
             # holds no tail for a rank whose cards are substitutes, B3.5).
             tail = rank_tails[c]
             if tail is not None:
-                key = raw[c:52:13] + tail
+                per_suit = raw[c:52:13]
+                key = per_suit + tail
                 found = cache.get(key)
                 if found is None:
+                    # (Unpacked, not passed on with *: compiled, a call with * goes
+                    # through the interpreter's generic call.)
                     wilds = plan.pairs(wild_key)
-                    found = _store(
-                        cache,
-                        key,
-                        *_groups_of_rank(c + 1, raw[c:52:13], rules, wilds, sub_cap, plan.lays),
+                    lays, longest = _groups_of_rank(
+                        c + 1, per_suit, rules, wilds, sub_cap, plan.lays
                     )
+                    found = _store(cache, key, lays, longest)
                 if found is not _NO_MELDS:
                     out.append(found)
     # A suit's sequences with at most one substitute depend on which of its ranks the
@@ -186,15 +204,16 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
         key = row + suit_tails[suit]
         found = cache.get(key)
         if found is None:
-            windows = _suit_windows_of(row, plan, base, min(sub_cap, 1))
+            windows = plan.row_windows[min(sub_cap, 1)][suit].get(row)
+            if windows is None:
+                windows = _suit_windows_of(row, plan, base, min(sub_cap, 1))
             if not windows:
                 hopeless.add(row)
                 continue
-            found = _store(
-                cache,
-                key,
-                *_sequences_of_suit(base, windows, rules, plan, wild_key, min(sub_cap, 1)),
+            lays, longest = _sequences_of_suit(
+                base, windows, rules, plan, wild_key, min(sub_cap, 1)
             )
+            found = _store(cache, key, lays, longest)
         if found is not _NO_MELDS:
             out.append(found)
     if sub_cap > 1:
@@ -319,12 +338,14 @@ class _Plan:
 
     __slots__ = (
         "at_least",
+        "by_code",
         "cache",
         "groupable",
         "groups",
         "lays",
         "min_meld",
         "no_runs",
+        "row_windows",
         "rules",
         "substitutes",
         "suit_shapes",
@@ -392,33 +413,55 @@ class _Plan:
         self.no_runs: tuple[tuple[set[bytes], ...], ...] = tuple(
             tuple(_few_ranks() for _ in range(4)) for _ in range(2)
         )
+        #: For 0 and 1 substitutes, by suit, the runs of ranks (:func:`_row_windows`) of
+        #: each row of ranks in hand met, kept for the process like :attr:`no_runs` (at
+        #: most :data:`_ROWS_LIMIT` each): one table for the suits of the same shape.
+        self.row_windows: tuple[tuple[dict[bytes, Windows], ...], ...] = tuple(
+            _by_shape(self.suit_shapes) for _ in range(2)
+        )
         #: For each ``wild_key`` met (at most :data:`_SUBSTITUTES_LIMIT`), what
-        #: :meth:`held` works out of it.
+        #: :meth:`held` works out of it; and the same under the counts of the
+        #: substitutes as one number, 8 bits each (the compiled build's key).
         self.substitutes: dict[bytes, Held] = {}
+        self.by_code: dict[int, Held] = {}
 
     def held(self, wild_key: bytes) -> Held:
         """What :func:`parts_and_substitutes` reads of the substitutes in a hand, from
         their counts in the order of :attr:`wild_idx`, kept in :attr:`substitutes`: how
-        many there are; how many one meld may take (``sub_cap``: B3.3, Z3.4, V7); the
-        table that marks the ranks with cards enough for a group with that many; by
+        many there are; how many one meld may take (``sub_cap``: B3.3, Z3.4, V7); how
+        many cards of a rank a group with that many needs, and the table that marks the
+        ranks with that many (:func:`_at_least`); by
         suit, the rows of ranks that can hold no sequence with at most one of them
-        (:attr:`no_runs`); and the tails of the cache keys, by rank (``None`` for a
-        rank of substitutes, which has no groups, B3.5) and by suit."""
+        (:attr:`no_runs`); the tails of the cache keys, by rank (``None`` for a
+        rank of substitutes, which has no groups, B3.5) and by suit; and ``wild_key``."""
         n_wild = sum(wild_key)
         max_subs = self.rules.max_substitutes
         sub_cap = n_wild if max_subs is None or max_subs > n_wild else max_subs
         held: Held = (
             n_wild,
             sub_cap,
+            max(2, self.rules.min_meld - sub_cap),
             self.at_least[sub_cap],
             self.no_runs[min(sub_cap, 1)],
             tuple(wild_key + _TAGS[c] if self.groupable[c] else None for c in range(13)),
             tuple(wild_key + _TAGS[base] for base in (0, 13, 26, 39)),
+            wild_key,
         )
         if len(self.substitutes) >= _SUBSTITUTES_LIMIT:
             self.substitutes.clear()
         self.substitutes[wild_key] = held
         return held
+
+    def held_by_code(self, code: int, wild_key: bytes) -> Held:
+        """:meth:`held` of ``wild_key``, kept in :attr:`by_code` under ``code``, the same
+        counts as one number."""
+        found = self.substitutes.get(wild_key)
+        if found is None:
+            found = self.held(wild_key)
+        if len(self.by_code) >= _SUBSTITUTES_LIMIT:
+            self.by_code.clear()
+        self.by_code[code] = found
+        return found
 
     def pairs(self, wild_key: bytes) -> Pairs:
         """The substitutes in hand as ``(index, count)`` pairs, from their counts in the
@@ -432,14 +475,39 @@ class _Plan:
 
 
 #: What :meth:`_Plan.held` works out of the substitutes in a hand: their number, how
-#: many one meld may take, the table of ranks with cards enough for a group, by suit the
-#: rows of ranks that hold no sequence, and the cache keys' tails by rank and by suit.
-Held = tuple[int, int, bytes, tuple[set[bytes], ...], tuple[bytes | None, ...], tuple[bytes, ...]]
+#: many one meld may take, the cards of a rank a group needs and the table of ranks with
+#: that many, by suit the rows of ranks that hold no sequence, the cache keys' tails by
+#: rank and by suit, and the counts of the substitutes (``wild_key``) themselves.
+Held = tuple[
+    int,
+    int,
+    int,
+    bytes,
+    tuple[set[bytes], ...],
+    tuple[bytes | None, ...],
+    tuple[bytes, ...],
+    bytes,
+]
+
+
+def _wild_key(raw: bytes, plan: _Plan) -> bytes:
+    """How many of each substitute the hand ``raw`` holds, in the order of the rule set's
+    ``wild_indices``: two slices of the hand (through an untyped name: mypyc 2.4 reads a
+    slice held in a name as an integer index)."""
+    hand: Any = raw
+    found: bytes = hand[plan.wild_first] + hand[plan.wild_second]
+    return found
 
 
 #: How many kinds of hands' substitutes a plan keeps what it worked out of (``biriba``
 #: has 405 at most: up to two of each two and four jokers).
 _SUBSTITUTES_LIMIT: Final = 4096
+
+
+def _by_shape(shapes: tuple[object, ...]) -> tuple[dict[bytes, Windows], ...]:
+    """A new table for each suit, the same one for suits of equal ``shapes``."""
+    tables: dict[object, dict[bytes, Windows]] = {}
+    return tuple(tables.setdefault(shape, {}) for shape in shapes)
 
 
 def _few_ranks() -> set[bytes]:
@@ -478,6 +546,35 @@ def _flagged(flags: bytes) -> tuple[int, ...]:
 _FLAGGED: Final[dict[bytes, tuple[int, ...]]] = {}
 
 
+def _group_rank_mask(raw: bytes, need: int) -> int:
+    """The ranks of which the 53 count bytes ``raw`` hold ``need`` cards or more, all
+    suits together, as bits (bit ``c`` for rank index ``c``): the compiled build's way of
+    :func:`_rank_totals` and its table, whose integer arithmetic on 424 bits, compiled,
+    goes through the interpreter's generic calls (a sixth of the instructions of
+    :func:`parts_and_substitutes`, counted)."""
+    mask = 0
+    for c in range(13):
+        if raw[c] + raw[c + 13] + raw[c + 26] + raw[c + 39] >= need:
+            mask |= 1 << c
+    return mask
+
+
+def _masked(mask: int) -> tuple[int, ...]:
+    """The indices of the bits of ``mask``, kept in :data:`_MASKED`."""
+    found = _MASKED[mask] = tuple([c for c in range(13) if mask >> c & 1])
+    return found
+
+
+#: :func:`_masked` of each mask met: 8,192 at most.
+_MASKED: Final[dict[int, tuple[int, ...]]] = {}
+
+#: Whether :func:`parts_and_substitutes` finds the ranks with cards enough for a group by
+#: :func:`_group_rank_mask` (compiled: reading bytes by index is a few machine
+#: instructions) or by :func:`_rank_totals` (pure Python: a few operations on one
+#: integer, where the loop would be a few dozen steps of the interpreter).
+_INDEXED_RANKS: Final = is_compiled(_flagged)
+
+
 def clear_caches() -> None:
     """Forget every cached part and every meld of the tables, so that the next hands are
     enumerated from nothing (for measurements of a cold start)."""
@@ -501,9 +598,13 @@ def clear_tables() -> None:
                 rows.clear()
                 rows |= _few_ranks()
         plan.substitutes.clear()
+        plan.by_code.clear()
+        for by_suit_rows in plan.row_windows:
+            for table in by_suit_rows:
+                table.clear()
     _FLAGGED.clear()
-    for table in (
-        _row_windows,
+    _MASKED.clear()
+    for cached in (
         _natural_sets,
         _sub_choices,
         _sub_multisets,
@@ -511,7 +612,7 @@ def clear_tables() -> None:
         _substituted_places,
         _sub_assignments,
     ):
-        table.cache_clear()
+        cached.cache_clear()
     clear_meld_tables()
 
 
@@ -823,16 +924,29 @@ def _sequences_of_suit(
     return tuple(out), longest
 
 
-def _suit_windows_of(
-    present: bytes, plan: _Plan, base: int, sub_cap: int
-) -> tuple[tuple[int, int, int], ...]:
+def _suit_windows_of(present: bytes, plan: _Plan, base: int, sub_cap: int) -> Windows:
     """:func:`_row_windows` of the ranks ``present`` in the suit whose first card index
-    is ``base``, with that suit's limits from the rule set's ``plan``."""
-    _, drop_two, ace_low, min_len, max_len, lowest, highest = plan.suit_shapes[base // 13]
-    return _row_windows(present, sub_cap, drop_two, ace_low, min_len, max_len, lowest, highest)
+    is ``base``, with that suit's limits from the rule set's ``plan``, kept in the plan's
+    :attr:`~_Plan.row_windows` (where :func:`parts_and_substitutes` looks first)."""
+    suit = base // 13
+    _, drop_two, ace_low, min_len, max_len, lowest, highest = plan.suit_shapes[suit]
+    found = _row_windows(present, sub_cap, drop_two, ace_low, min_len, max_len, lowest, highest)
+    table = plan.row_windows[sub_cap][suit]
+    if len(table) >= _ROWS_LIMIT:
+        table.clear()
+    table[present] = found
+    return found
 
 
-@functools.lru_cache(maxsize=8192)
+#: The runs of ranks a suit's sequences can fill, as :func:`_row_windows` gives them.
+Windows = tuple[tuple[int, int, int], ...]
+
+#: How many rows of ranks each of a plan's tables of runs keeps before it is emptied and
+#: starts again (the 8,192 rows of 13 ranks fit; a table serves one shape of suit, and
+#: one or no substitute).
+_ROWS_LIMIT: Final = 8192
+
+
 def _row_windows(
     present: bytes,
     sub_cap: int,
@@ -842,7 +956,7 @@ def _row_windows(
     max_len: int,
     lowest: int,
     highest: int,
-) -> tuple[tuple[int, int, int], ...]:
+) -> Windows:
     """The runs of ranks that the sequences of a suit can fill, as ``(low, high,
     missing)``, given which of the suit's ranks the hand holds (``present[r - 1]`` is 1
     for rank ``r``): ``sub_cap`` (0 or 1) is how many ranks a substitute may fill and
