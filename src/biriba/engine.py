@@ -524,6 +524,12 @@ class Engine:
             ),
         )
 
+    def _situation_at(self, position: Position | None) -> Situation:
+        """:meth:`situation` of ``position``, which :meth:`_play_moves` was given when it
+        was not given a situation."""
+        assert position is not None
+        return self.situation(position)
+
     def hidden_situation(
         self,
         hand: Counts,
@@ -576,7 +582,17 @@ class Engine:
         # redraw open, a draw phase with no bonus suit to name (what moves() would do).
         if phase is _PLAY_PHASE:
             if position.redraw is None:
-                return self.play_moves(self.situation(position), position.sizes[position.seat])
+                # The Situation is made only if a look-ahead needs it (few positions do).
+                seat = position.seat
+                return self._play_moves(
+                    position.hands[seat],
+                    position.melds[seat % self._teams],
+                    position.pile_card,
+                    position.opening and self._minimum > 0,
+                    position.sizes[seat],
+                    None,
+                    position,
+                )
         elif phase is _DRAW_PHASE:
             if position.bonus_suit is not None or not self._kozi:
                 # The hand read from the position: a Situation is made only for the
@@ -649,6 +665,21 @@ class Engine:
         same way).
         """
         counts, melds, _, _, pile_card, opening = situation
+        return self._play_moves(counts, melds, pile_card, opening, size, situation, None)
+
+    def _play_moves(
+        self,
+        counts: Counts,
+        melds: tuple[Meld, ...],
+        pile_card: Card | None,
+        opening: bool,
+        size: int,
+        situation: Situation | None,
+        position: Position | None,
+    ) -> tuple[Move, ...]:
+        """:meth:`play_moves` from the fields of the :class:`Situation` it reads at every
+        position, the situation itself (for the look-aheads) given or else made from
+        ``position`` when first needed."""
         moves: list[Move] = []
         # ``spare`` cards may leave the hand with no look-ahead: the rest, even if every
         # barred copy stays, still ends the turn freely (``fewest_free``, B4.5). Only
@@ -670,9 +701,12 @@ class Engine:
                     continue
                 for lay in lays:
                     meld = lay.meld
-                    if len(meld.cards) <= spare or (
-                        self.after_refusal(situation, size, meld.cards, (*melds, meld)) is None
-                    ):
+                    if len(meld.cards) <= spare:
+                        moves.append(lay)
+                        continue
+                    if situation is None:
+                        situation = self._situation_at(position)
+                    if self.after_refusal(situation, size, meld.cards, (*melds, meld)) is None:
                         moves.append(lay)
             # Additions (B3.8 to B3.12). A hand without substitutes (eight in ten of the play
             # positions of random Biriba deals, nine in ten of Buraco's) looks only at the
@@ -694,6 +728,8 @@ class Engine:
                         if spare > 0:
                             moves += adds
                             continue
+                        if situation is None:
+                            situation = self._situation_at(position)
                         for add in adds:
                             result = add.result
                             if result is None:  # the card's one place
@@ -708,9 +744,13 @@ class Engine:
                                 is None
                             ):
                                 moves.append(add)
-            if (size >= self.free_hand and not opening) or self.hand_discard_refusal(
-                situation, size
-            ) is None:  # (the common case, which hand_discard_refusal finds first, first)
+            if size >= self.free_hand and not opening:
+                refused = None  # the common case, which hand_discard_refusal finds first
+            else:
+                if situation is None:
+                    situation = self._situation_at(position)
+                refused = self.hand_discard_refusal(situation, size)
+            if refused is None:
                 barred = pile_card.index if pile_card is not None else -1
                 if _INDEXED_DISCARDS:
                     # Compiled, reading 53 bytes by index is a few machine instructions
