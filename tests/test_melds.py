@@ -283,9 +283,9 @@ def test_meld_errors_and_types() -> None:
         Meld.from_cards([C("3H")], rules="biriba")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         M("3H 4H 5H").extensions("6H")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="build a Meld with Meld.parse"):
+    with pytest.raises(TypeError, match=r"build a Meld with Meld\.parse"):
         Meld()
-    with pytest.raises(TypeError, match="build a Meld with Meld.parse"):
+    with pytest.raises(TypeError, match=r"build a Meld with Meld\.parse"):
         Meld("3H 4H 5H")
     invalid("3H 3H 3H 3H", "B1.2")
     meld = M("3H 4H 5H")
@@ -859,22 +859,23 @@ def test_clear_tables_empties_what_a_process_keeps_and_changes_no_meld(rules: Ru
     before = enumerate_melds(hand, rules)
     for meld in before:
         meld.candidate_indices()
-    tables = (
-        enumeration._natural_sets,
-        enumeration._sub_choices,
-        enumeration._sub_multisets,
-        melds._candidates,
-    )
+    tables = (enumeration._sub_multisets, melds._candidates)
     assert all(table.cache_info().currsize for table in tables)
     plans = enumeration._PLANS.values()
 
-    def rows_of_runs() -> int:
-        return sum(len(t) for plan in plans for by_suit in plan.row_windows for t in by_suit)
+    def kept_by_plans() -> tuple[int, int, int]:
+        """The runs of ranks of rows, the sets of naturals and the choices of substitutes
+        the plans keep."""
+        return (
+            sum(len(t) for plan in plans for by_suit in plan.row_windows for t in by_suit),
+            sum(len(t) for plan in plans for t in plan.naturals),
+            sum(len(plan.choices) for plan in plans),
+        )
 
-    assert rows_of_runs()
+    assert all(kept_by_plans())
     enumeration.clear_tables()
     assert [table.cache_info().currsize for table in tables] == [0] * len(tables)
-    assert not rows_of_runs()
+    assert kept_by_plans() == (0, 0, 0)
     assert all(not plan.cache and not plan.lays and not plan.substitutes for plan in plans)
     assert all(not plan.by_code for plan in plans)
     # The rows known to hold no sequence are back to those of fewer than two ranks (B3.3).

@@ -180,10 +180,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
                 if found is None:
                     # (Unpacked, not passed on with *: compiled, a call with * goes
                     # through the interpreter's generic call.)
-                    wilds = plan.pairs(wild_key)
-                    lays, longest = _groups_of_rank(
-                        c + 1, per_suit, rules, wilds, sub_cap, plan.lays
-                    )
+                    lays, longest = _groups_of_rank(c, per_suit, plan, wild_key, sub_cap)
                     found = _store(cache, key, lays, longest)
                 if found is not _NO_MELDS:
                     out.append(found)
@@ -340,10 +337,13 @@ class _Plan:
         "at_least",
         "by_code",
         "cache",
+        "choices",
+        "group_span",
         "groupable",
         "groups",
         "lays",
         "min_meld",
+        "naturals",
         "no_runs",
         "row_windows",
         "rules",
@@ -424,6 +424,15 @@ class _Plan:
         #: substitutes as one number, 8 bits each (the compiled build's key).
         self.substitutes: dict[bytes, Held] = {}
         self.by_code: dict[int, Held] = {}
+        #: For each rank index, :func:`_natural_sets` of each of its counts by suit met,
+        #: and for each ``wild_key`` met, :func:`_sub_choices` of its substitutes (tables
+        #: read by :func:`_groups_of_rank`: a function kept by ``functools.lru_cache``
+        #: is, compiled, a generic call of the interpreter's).
+        self.naturals: tuple[dict[bytes, NaturalSets], ...] = tuple({} for _ in range(13))
+        self.choices: dict[bytes, SubChoices] = {}
+        #: Above the numbers :func:`_natural_sets` gives (B1.2: a hand holds at most
+        #: ``decks`` copies of a card): the factor of a group's substitutes in its key.
+        self.group_span = (rules.decks + 1) ** 4 << 4
 
     def held(self, wild_key: bytes) -> Held:
         """What :func:`parts_and_substitutes` reads of the substitutes in a hand, from
@@ -451,6 +460,23 @@ class _Plan:
             self.substitutes.clear()
         self.substitutes[wild_key] = held
         return held
+
+    def natural_sets(self, c: int, per_suit: bytes) -> NaturalSets:
+        """:func:`_natural_sets` of the rank of index ``c`` held ``per_suit``, kept in
+        :attr:`naturals`."""
+        table = self.naturals[c]
+        if len(table) >= _NATURALS_LIMIT:
+            table.clear()
+        found = table[per_suit] = _natural_sets(c + 1, per_suit, self.rules.decks)
+        return found
+
+    def sub_choices(self, wild_key: bytes, sub_cap: int) -> SubChoices:
+        """:func:`_sub_choices` of the substitutes ``wild_key`` holds, ``sub_cap`` of them
+        to a meld, kept in :attr:`choices`."""
+        if len(self.choices) >= _SUBSTITUTES_LIMIT:
+            self.choices.clear()
+        found = self.choices[wild_key] = _sub_choices(self.pairs(wild_key), sub_cap)
+        return found
 
     def held_by_code(self, code: int, wild_key: bytes) -> Held:
         """:meth:`held` of ``wild_key``, kept in :attr:`by_code` under ``code``, the same
@@ -599,14 +625,15 @@ def clear_tables() -> None:
                 rows |= _few_ranks()
         plan.substitutes.clear()
         plan.by_code.clear()
+        plan.choices.clear()
+        for naturals in plan.naturals:
+            naturals.clear()
         for by_suit_rows in plan.row_windows:
             for table in by_suit_rows:
                 table.clear()
     _FLAGGED.clear()
     _MASKED.clear()
     for cached in (
-        _natural_sets,
-        _sub_choices,
         _sub_multisets,
         _suit_windows,
         _substituted_places,
@@ -717,26 +744,32 @@ def _two_within_one(flags: bytes) -> bool:
 
 
 def _groups_of_rank(
-    rank: int,
-    per_suit: bytes,
-    rules: RuleSet,
-    wilds: Pairs,
-    sub_cap: int,
-    table: dict[int, LayMeld],
+    c: int, per_suit: bytes, plan: _Plan, wild_key: bytes, sub_cap: int
 ) -> tuple[tuple[LayMeld, ...], int]:
-    """The moves laying the groups of one rank, given that rank's counts by suit and the
-    substitutes, and the number of cards of the longest (a :class:`Part`'s ``longest``);
-    the melds are found in, or put into, ``table`` (:func:`_interned`)."""
+    """The moves laying the groups of the rank of index ``c`` (rank ``c + 1``), given that
+    rank's counts by suit and the counts of the substitutes (``wild_key``, of which a meld
+    may take ``sub_cap``), and the number of cards of the longest (a :class:`Part`'s
+    ``longest``); the melds are found in, or put into, the plan's table of melds
+    (:func:`_interned`). The sets of naturals and the choices of substitutes come from
+    the plan's tables (:meth:`_Plan.natural_sets`, :meth:`_Plan.sub_choices`)."""
+    rules = plan.rules
+    table = plan.lays
+    rank = c + 1
     out: list[LayMeld] = []
     longest = 0
-    min_len = rules.min_meld
+    min_len = plan.min_meld
     max_new = rules.max_new_meld
-    sub_choices = _sub_choices(wilds, sub_cap)
+    sub_choices = plan.choices.get(wild_key)
+    if sub_choices is None:
+        sub_choices = plan.sub_choices(wild_key, sub_cap)
+    naturals_sets = plan.naturals[c].get(per_suit)
+    if naturals_sets is None:
+        naturals_sets = plan.natural_sets(c, per_suit)
     # Above the numbers _natural_sets gives (B1.2: a hand holds at most ``decks`` copies
     # of a card), so that no two groups share a key.
-    span = (rules.decks + 1) ** 4 << 4
+    span = plan.group_span
     group = MeldKind.GROUP
-    for naturals, number in _natural_sets(rank, per_suit, rules.decks):
+    for naturals, number in naturals_sets:
         nat = len(naturals)
         for s in range(min(sub_cap, nat) + 1):
             size = nat + s
@@ -756,15 +789,24 @@ def _groups_of_rank(
     return tuple(out), longest
 
 
-@functools.lru_cache(maxsize=2048)
-def _natural_sets(
-    rank: int, per_suit: bytes, decks: int
-) -> tuple[tuple[tuple[Card, ...], int], ...]:
+#: The sets of naturals of one rank that :func:`_natural_sets` gives, each with its number.
+NaturalSets = tuple[tuple[tuple[Card, ...], int], ...]
+
+#: The choices of substitutes that :func:`_sub_choices` gives, by their number.
+SubChoices = tuple[tuple[tuple[tuple[Card, ...], int], ...], ...]
+
+#: How many counts by suit each rank's table of sets of naturals keeps before it is
+#: emptied (81 with two decks).
+_NATURALS_LIMIT: Final = 4096
+
+
+def _natural_sets(rank: int, per_suit: bytes, decks: int) -> NaturalSets:
     """Every set of two or more naturals of ``rank`` that a hand holding ``per_suit``
     copies of it (one count a suit) can put in a group, each with a number naming it
     among the sets of every rank: the copies by suit as the digits of a number in base
-    ``decks + 1``, then the rank in 4 bits. Cached: with two decks a rank's counts by
-    suit take 81 values, 1,053 for the 13 ranks."""
+    ``decks + 1``, then the rank in 4 bits. Kept by each plan
+    (:meth:`_Plan.natural_sets`): with two decks a rank's counts by suit take 81 values,
+    1,053 for the 13 ranks."""
     base = decks + 1
     sets: list[tuple[tuple[Card, ...], int]] = [((), 0)]
     for s in range(4):
@@ -778,14 +820,11 @@ def _natural_sets(
     return tuple([(cards, number << 4 | rank) for cards, number in sets if len(cards) >= 2])
 
 
-@functools.lru_cache(maxsize=1024)
-def _sub_choices(
-    wilds: Pairs, sub_cap: int
-) -> tuple[tuple[tuple[tuple[Card, ...], int], ...], ...]:
+def _sub_choices(wilds: Pairs, sub_cap: int) -> SubChoices:
     """For each number of substitutes from 0 to ``sub_cap``, every multiset of that many
     drawn from ``wilds`` (``(index, count)`` pairs), as a tuple of cards with the number
-    naming it (:func:`_multiset_number`). Cached: a hand's substitutes come back hand
-    after hand."""
+    naming it (:func:`_multiset_number`). Kept by each plan (:meth:`_Plan.sub_choices`):
+    a hand's substitutes come back hand after hand."""
     return tuple(
         [
             tuple(

@@ -656,15 +656,36 @@ def _all_candidates(
     return tuple(sorted(naturals | set(wild)))
 
 
-@functools.lru_cache(maxsize=256)
 def group_places(start: int, stop: int) -> tuple[int, ...]:
     """``tuple(range(start, stop))``, one object for each: the substitutes' places of a
     group (or of a meld of substitutes only, from 0), shared by every meld of that shape.
 
-    ``start`` is the number of naturals of a group and ``stop`` its size: a few dozen
-    pairs in the presets, 256 kept at most.
+    ``start`` is the number of naturals of a group and ``stop`` its size: read from a
+    table made once for groups of fewer than :data:`_SMALL_GROUP` cards (every group of
+    the presets; compiled, a function kept by ``functools.lru_cache`` is a generic call
+    of the interpreter's), kept by ``lru_cache`` for larger ones.
     """
+    if 0 <= start <= stop < _SMALL_GROUP:
+        return _GROUP_PLACES[start][stop]
+    return _large_group_places(start, stop)
+
+
+@functools.lru_cache(maxsize=256)
+def _large_group_places(start: int, stop: int) -> tuple[int, ...]:
+    """:func:`group_places` of a group of :data:`_SMALL_GROUP` cards or more (256 kept)."""
     return tuple(range(start, stop))
+
+
+#: The groups whose substitutes' places :func:`group_places` reads from a table: fewer
+#: cards than this (larger than any group of the presets).
+_SMALL_GROUP: Final = 24
+
+#: :func:`group_places` of groups of fewer than :data:`_SMALL_GROUP` cards, by ``start``
+#: then ``stop`` (empty where ``stop`` is below ``start``).
+_GROUP_PLACES: Final = tuple(
+    tuple(tuple(range(start, stop)) for stop in range(_SMALL_GROUP))
+    for start in range(_SMALL_GROUP)
+)
 
 
 #: The ends a card may go to, ``at_low`` first (:func:`_grown`): both, and for a natural
