@@ -1282,7 +1282,7 @@ class Engine:
         ) = position
         team = seat % self._teams
         end_turn = False
-        if isinstance(move, Discard):
+        if isinstance(move, _DISCARD_CLASS):
             card = move.card
             hands, sizes, known = _without_one(hands, sizes, known, seat, card.index)
             pile += (card,)
@@ -1304,7 +1304,7 @@ class Engine:
             if end_turn and last_turn:  # Z4.3: the last turn is over
                 phase = Phase.OVER
                 end_turn = False
-        elif isinstance(move, DrawStock):
+        elif isinstance(move, _DRAW_STOCK_CLASS):
             # Z2.2: the deal's first draw opens the redraw (the full stock, first_draw's
             # own first test, made here: every other draw is spared the call).
             if self._redraws and len(stock) == self.full_stock and self.first_draw(position):
@@ -1312,7 +1312,7 @@ class Engine:
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
             passes = 0
             phase = _PLAY_PHASE
-        elif isinstance(move, LayMeld):
+        elif isinstance(move, _LAY_MELD_CLASS):
             meld = move.meld
             melds = replaced(melds, team, (*melds[team], meld))
             hands, sizes, known = _without(hands, sizes, known, seat, meld.cards)
@@ -1321,7 +1321,7 @@ class Engine:
                 hands, sizes, known, reserves, received = _receive(
                     hands, sizes, known, reserves, received, seat, team
                 )
-        elif isinstance(move, AddToMeld):
+        elif isinstance(move, _ADD_TO_MELD_CLASS):
             index, card = move.index, move.card
             own = melds[team]
             result = move.result or own[index].extensions(card)[0]
@@ -1332,26 +1332,26 @@ class Engine:
                 hands, sizes, known, reserves, received = _receive(
                     hands, sizes, known, reserves, received, seat, team
                 )
-        elif isinstance(move, TakeDiscard):
+        elif isinstance(move, _TAKE_DISCARD_CLASS):
             hands, sizes, known = _taken(hands, sizes, known, seat, pile)
             pile_card = self.barred_after_take(pile)
             pile = ()
             passes = 0
             phase = _PLAY_PHASE
-        elif isinstance(move, Pass):
+        elif isinstance(move, _PASS_CLASS):
             passes += 1
             if last_turn or passes >= self.rules.pass_limit:  # Z4.3; B4.4, B7.1
                 phase = Phase.OVER
             else:
                 end_turn = True
-        elif isinstance(move, Redraw):  # Z2.2: the card drawn goes up, the next comes in
+        elif isinstance(move, _REDRAW_CLASS):  # Z2.2: the card drawn goes up, the next comes in
             assert redraw is not None
             # (the card just drawn, which nobody knew the player to hold: known unchanged)
             hands, sizes, _ = _without_one(hands, sizes, known, seat, redraw.index)
             pile += (redraw,)
             redraw = None
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
-        elif isinstance(move, NameSuit):  # V1: the joker up-card into the hand
+        elif isinstance(move, _NAME_SUIT_CLASS):  # V1: the joker up-card into the hand
             hands, sizes, known = _taken(hands, sizes, known, seat, pile)
             pile = ()
             bonus_suit = move.suit
@@ -1369,7 +1369,7 @@ class Engine:
             if self._minimum:
                 opening = not melds[next_team]
         return _new_position(
-            Position,
+            _POSITION_CLASS,
             (
                 dealer,
                 seat,
@@ -1431,6 +1431,20 @@ class Engine:
 #: searches (working it out for them made random deals under minimums of 100 and 120
 #: 25 to 35% slower).
 _MANY_SUBSTITUTES: Final = 4
+
+
+#: The classes :meth:`Engine.apply` tells moves apart by, and makes positions of, as the
+#: module's constants: compiled, a constant is read where the compiled code keeps it,
+#: an imported name from the module's dict at each use (two to four a move).
+_DISCARD_CLASS: Final = Discard
+_DRAW_STOCK_CLASS: Final = DrawStock
+_LAY_MELD_CLASS: Final = LayMeld
+_ADD_TO_MELD_CLASS: Final = AddToMeld
+_TAKE_DISCARD_CLASS: Final = TakeDiscard
+_PASS_CLASS: Final = Pass
+_REDRAW_CLASS: Final = Redraw
+_NAME_SUIT_CLASS: Final = NameSuit
+_POSITION_CLASS: Final = Position
 
 
 #: The tuple constructor, called as ``_new_position(Position, fields)`` with the fields
