@@ -931,11 +931,13 @@ def _sequences_of_suit(
                 longest = length
             if not sub_cap:
                 continue
-            places = range(low, high + 1)
+            first, last = low, high  # a substitute in any place
         else:
-            places = range(missing, missing + 1)
+            first = last = missing  # the substitute in the missing rank's place
         two_used = twos_natural and low <= 2 <= high
-        for place in places:
+        # (A range made in the loop's head: compiled, a loop over a range object held in
+        # a name asks the interpreter for each number.)
+        for place in range(first, last + 1):
             for idx, count in substitutes:
                 if idx == own_two and twos_natural:
                     if place == 2:
