@@ -137,7 +137,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
     raw = counts if type(counts) is bytes else bytes(counts)
     # How many of each substitute the hand holds, in the order of rules.wild_indices, and
     # what follows from them, worked out once for each such key (the key among them).
-    if _INDEXED_RANKS:
+    if _INDEXED_READS:
         # Compiled, read one by one into a number: slicing (below) is a generic call.
         code = 0
         for i in plan.wild_idx:
@@ -159,7 +159,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
     if plan.groups:
         # The ranks with enough cards for a group (most have too few), as the tuple of
         # their indices, found from a byte per rank (1 for enough) or, compiled, a bit.
-        if _INDEXED_RANKS:
+        if _INDEXED_READS:
             mask = _group_rank_mask(raw, need)
             ranks = _MASKED.get(mask)
             if ranks is None:
@@ -594,11 +594,13 @@ def _masked(mask: int) -> tuple[int, ...]:
 #: :func:`_masked` of each mask met: 8,192 at most.
 _MASKED: Final[dict[int, tuple[int, ...]]] = {}
 
-#: Whether :func:`parts_and_substitutes` finds the ranks with cards enough for a group by
-#: :func:`_group_rank_mask` (compiled: reading bytes by index is a few machine
-#: instructions) or by :func:`_rank_totals` (pure Python: a few operations on one
-#: integer, where the loop would be a few dozen steps of the interpreter).
-_INDEXED_RANKS: Final = is_compiled(_flagged)
+#: Whether :func:`parts_and_substitutes` reads a hand's bytes one by one, for the ranks
+#: with cards enough for a group (:func:`_group_rank_mask`) and for the counts of its
+#: substitutes (a number keying :attr:`_Plan.by_code`): compiled, reading a byte by index
+#: is a few machine instructions. In pure Python each is a step of the interpreter, and
+#: a few operations on one integer (:func:`_rank_totals`) and two slices
+#: (:func:`_wild_key`) do it faster.
+_INDEXED_READS: Final = is_compiled(_flagged)
 
 
 def clear_caches() -> None:
