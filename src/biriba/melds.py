@@ -104,6 +104,10 @@ class Meld:
         low: int = 0,
         subs: tuple[int, ...] = (),
     ) -> None:
+        """Refused with :class:`TypeError`: build a meld with :meth:`parse` or
+        :meth:`from_cards`. (The parameters are those of :meth:`unchecked` behind a
+        private ``key``: how the compiled build makes a meld, mypyc writing the slots of
+        ``__init__`` directly.)"""
         if key is not _UNCHECKED:
             raise TypeError("build a Meld with Meld.parse(text) or Meld.from_cards(cards)")
         # Only the compiled build's unchecked() comes here: mypyc writes the slots of
