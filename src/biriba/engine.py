@@ -581,14 +581,15 @@ class Engine:
         # The commonest cases straight to the phase's generator: a play phase with no
         # redraw open, a draw phase with no bonus suit to name (what moves() would do).
         if phase is _PLAY_PHASE:
-            if position.redraw is None:
-                # The Situation is made only if a look-ahead needs it (few positions do).
+            if position.redraw is None and not position.opening:
+                # The Situation is made only if a look-ahead needs it (few positions do);
+                # a turn that may owe the entry minimum (V3) goes through situation().
                 seat = position.seat
                 return self._play_moves(
                     position.hands[seat],
                     position.melds[seat % self._teams],
                     position.pile_card,
-                    position.opening and self._minimum > 0,
+                    False,
                     position.sizes[seat],
                     None,
                     position,
