@@ -65,7 +65,11 @@ def kind_of(thing: object) -> str:
     """What the census calls an object: its type's name, and for a tuple the type of its
     first item too (``tuple of bytes``: a position's hands)."""
     if type(thing) is tuple:
-        return f"tuple of {type(thing[0]).__name__}" if thing else "empty tuple"
+        # The items through the collector's own walk (last to first), which skips the
+        # empty slots of a tuple still being filled, as the compiled build's tuples are
+        # at a collection within their making (indexing one crashes the interpreter).
+        items = gc.get_referents(thing)
+        return f"tuple of {type(items[-1]).__name__}" if items else "empty tuple"
     return type(thing).__name__
 
 
