@@ -121,3 +121,50 @@ def test_B3_8_a_melds_kept_moves_and_extensions_stay_whatever_is_asked_first(
     assert meld.move_memo() == {7: "kept"}
     assert meld.extensions(seven) == first == (Meld.parse("4H 5H 6H 7H"),)
     assert meld.extensions_of_index(seven.index)[0] is first[0]  # kept, not made again
+
+
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=7), st.data())
+def test_replaced_is_the_tuple_with_one_item_changed(
+    values: list[int], data: st.DataObject
+) -> None:
+    """``replaced`` (every move's new hands, sizes and melds) gives the tuple with one
+    item changed, for any length (written out for 4 and 2) and any index, negative too."""
+    from biriba.engine import replaced
+
+    index = data.draw(st.integers(-len(values), len(values) - 1))
+    expected = list(values)
+    expected[index] = -1
+    assert replaced(tuple(values), index, -1) == tuple(expected)
+
+
+@given(
+    st.lists(st.integers(0, 2), min_size=53, max_size=53),
+    st.lists(st.integers(0, 2), min_size=53, max_size=53),
+    st.lists(st.integers(0, 52), max_size=12),
+    st.integers(0, 3),
+)
+def test_B4_1_taking_the_pile_adds_each_card_to_the_hand_and_to_what_is_known(
+    hand: list[int], seen: list[int], pile: list[int], seat: int
+) -> None:
+    """Taking the pile (B4.1) puts each of its cards into the seat's hand and among its
+    cards known to the table, and nothing else: the same for a few cards (spliced in one
+    by one) and for more (through a bytearray). ``_plus`` with -1, which lays a meld,
+    takes them out again."""
+    from biriba.cards import CARDS, EMPTY_COUNTS
+    from biriba.engine import _plus, _taken
+
+    hands = tuple(bytes(hand) if s == seat else EMPTY_COUNTS for s in range(4))
+    known = tuple(bytes(seen) if s == seat else EMPTY_COUNTS for s in range(4))
+    sizes = tuple(sum(h) for h in hands)
+    cards = tuple(CARDS[i] for i in pile)
+    new_hands, new_sizes, new_known = _taken(hands, sizes, known, seat, cards)
+    more = [pile.count(i) for i in range(53)]
+    assert new_hands[seat] == bytes(a + b for a, b in zip(hand, more, strict=True))
+    assert new_known[seat] == bytes(a + b for a, b in zip(seen, more, strict=True))
+    assert new_sizes[seat] == sizes[seat] + len(pile)
+    # Melding or discarding them again (B3.1, B4.3) takes each away: the hand as it was.
+    assert _plus(new_hands[seat], cards, -1) == hands[seat]
+    others = [s for s in range(4) if s != seat]
+    assert [(new_hands[s], new_sizes[s], new_known[s]) for s in others] == [
+        (hands[s], sizes[s], known[s]) for s in others
+    ]
