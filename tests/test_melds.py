@@ -785,6 +785,22 @@ def grown_melds(test: Callable[[RuleSet, tuple[Card, ...], list[int]], None]) ->
     return settings(max_examples=150)(examples(test))
 
 
+def test_B3_3_melds_of_one_shape_under_two_rule_sets_keep_each_its_own_candidates() -> None:
+    """The candidates of a meld's shape are kept per rule set: ``5H JK 7H`` holds the one
+    substitute B3.3 allows, so that under Biriba no substitute is a candidate, and under
+    a variant allowing two (V7) every substitute is, whichever is asked first and however
+    the two alternate."""
+    from biriba import melds
+
+    two = BIRIBA.evolve(name="two-substitutes", max_substitutes=2)
+    melds.clear_tables()
+    for rules in (BIRIBA, two, BIRIBA, two):
+        listed = Meld.parse("5H JK 7H", rules).candidate_indices()
+        wild = [i for i in listed if rules.wild[i]]
+        assert wild == ([] if rules is BIRIBA else list(rules.wild_indices)), rules.name
+        assert C("4H").index in listed and C("8H").index in listed
+
+
 @grown_melds
 def test_B3_8_candidate_indices_hold_every_card_that_extends_a_meld(
     rules: RuleSet, hand: tuple[Card, ...], picks: list[int]
@@ -859,8 +875,9 @@ def test_clear_tables_empties_what_a_process_keeps_and_changes_no_meld(rules: Ru
     before = enumerate_melds(hand, rules)
     for meld in before:
         meld.candidate_indices()
-    tables = (enumeration._sub_multisets, melds._candidates)
+    tables = (enumeration._sub_multisets,)
     assert all(table.cache_info().currsize for table in tables)
+    assert melds._CANDIDATE_TABLES[rules]
     plans = enumeration._PLANS.values()
 
     def kept_by_plans() -> tuple[int, int, int]:
@@ -875,6 +892,8 @@ def test_clear_tables_empties_what_a_process_keeps_and_changes_no_meld(rules: Ru
     assert all(kept_by_plans())
     enumeration.clear_tables()
     assert [table.cache_info().currsize for table in tables] == [0] * len(tables)
+    assert not melds._CANDIDATE_TABLES
+    assert melds._RECENT_CANDIDATES == [(None, None)]
     assert kept_by_plans() == (0, 0, 0)
     assert all(not plan.cache and not plan.lays and not plan.substitutes for plan in plans)
     assert all(not plan.by_code for plan in plans)

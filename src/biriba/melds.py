@@ -620,19 +620,61 @@ def _sequence_problem(cards: tuple[Card, ...], low: int, suit: int, rules: RuleS
 def clear_tables() -> None:
     """Forget the candidates worked out for each shape of meld (for measurements of a
     first call in a fresh process, with :func:`biriba.enumeration.clear_tables`)."""
-    _candidates.cache_clear()
+    _RECENT_CANDIDATES[0] = (None, None)
+    _CANDIDATE_TABLES.clear()
 
 
-@functools.lru_cache(maxsize=4096)
+#: A meld's shape, as :func:`_candidates` keys it: its kind's code (0 a group, 1 a
+#: sequence, 2 substitutes only), suit or rank, low rank, number of cards and substitutes' places.
+Shape = tuple[int, int, int, int, tuple[int, ...]]
+
+#: The candidates of a shape: :meth:`Meld.candidate_indices` and
+#: :meth:`Meld.natural_candidate_indices`.
+Candidates = tuple[tuple[int, ...], tuple[int, ...]]
+
+#: The pairs of :func:`_candidates` worked out, by rule set, then by shape of meld (at
+#: most :data:`_CANDIDATES_LIMIT` of each rule set, :data:`_CANDIDATE_RULES_LIMIT` rule
+#: sets).
+_CANDIDATE_TABLES: Final[dict[RuleSet, dict[Shape, Candidates]]] = {}
+
+#: The rule set :func:`_candidates` was last asked of and its table, as one pair in a
+#: list of one, found by identity (a RuleSet's hash is a Python function; the pair is
+#: replaced whole, so that threads never pair one's rules with another's table).
+_RECENT_CANDIDATES: Final[list[tuple[RuleSet | None, dict[Shape, Candidates] | None]]] = [
+    (None, None)
+]
+
+_CANDIDATES_LIMIT: Final = 4096
+_CANDIDATE_RULES_LIMIT: Final = 16
+
+
 def _candidates(
     rules: RuleSet, kind: MeldKind, suit_or_rank: int, low: int, n: int, places: tuple[int, ...]
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
+) -> Candidates:
     """:meth:`Meld.candidate_indices` and :meth:`Meld.natural_candidate_indices` of a
     meld of ``kind`` and ``n`` cards, its substitutes at ``places``: they depend on
-    nothing else, so melds of the same shape share them."""
-    found = _all_candidates(rules, kind, suit_or_rank, low, n, places)
-    wild = rules.wild
-    return found, tuple([i for i in found if not wild[i]])
+    nothing else, so melds of the same shape share them, kept in a table of the rule
+    set's under a key of numbers (an ``lru_cache`` keyed by the rule set and the kind
+    would hash both through Python functions at every call)."""
+    recent_rules, table = _RECENT_CANDIDATES[0]
+    if recent_rules is not rules or table is None:
+        table = _CANDIDATE_TABLES.get(rules)
+        if table is None:
+            if len(_CANDIDATE_TABLES) >= _CANDIDATE_RULES_LIMIT:
+                _CANDIDATE_TABLES.clear()
+            table = _CANDIDATE_TABLES[rules] = {}
+        _RECENT_CANDIDATES[0] = (rules, table)
+    code = 0 if kind is MeldKind.GROUP else 1 if kind is MeldKind.SEQUENCE else 2
+    key = (code, suit_or_rank, low, n, places)
+    found = table.get(key)
+    if found is None:
+        both = _all_candidates(rules, kind, suit_or_rank, low, n, places)
+        wild = rules.wild
+        found = (both, tuple([i for i in both if not wild[i]]))
+        if len(table) >= _CANDIDATES_LIMIT:
+            table.clear()
+        table[key] = found
+    return found
 
 
 def _all_candidates(
