@@ -150,7 +150,8 @@ def _minus(counts: Counts, cards: tuple[Card, ...]) -> Counts:
 
 
 def _plus(counts: Counts, cards: tuple[Card, ...], step: int) -> Counts:
-    """``counts`` with ``step`` (1 or -1) more of each of ``cards``.
+    """``counts`` with ``step`` (1 or -1) more of each of ``cards`` (for -1, cards that
+    ``counts`` holds).
 
     Up to :data:`_SPLICED_CARDS` cards, card by card, each count spliced in between the
     two slices around it; more through a bytearray. (Compiled, the bytearray's copies

@@ -625,7 +625,8 @@ def clear_tables() -> None:
 
 
 #: A meld's shape, as :func:`_candidates` keys it: its kind's code (0 a group, 1 a
-#: sequence, 2 substitutes only), suit or rank, low rank, number of cards and substitutes' places.
+#: sequence, 2 substitutes only), its suit or rank, its low rank, its number of cards and
+#: its substitutes' places.
 Shape = tuple[int, int, int, int, tuple[int, ...]]
 
 #: The candidates of a shape: :meth:`Meld.candidate_indices` and
@@ -644,7 +645,12 @@ _RECENT_CANDIDATES: Final[list[tuple[RuleSet | None, dict[Shape, Candidates] | N
     (None, None)
 ]
 
+#: How many shapes a rule set's table keeps before it is emptied and starts again (the
+#: ``lru_cache`` it replaces kept 4,096 for all rule sets together).
 _CANDIDATES_LIMIT: Final = 4096
+
+#: How many rule sets' tables are kept: one more empties them all (a program uses one or
+#: two rule sets).
 _CANDIDATE_RULES_LIMIT: Final = 16
 
 
