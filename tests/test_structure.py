@@ -20,6 +20,7 @@ LAYERS = [
     ["rules"],
     ["melds"],
     ["moves"],
+    ["making"],
     ["enumeration"],
     ["position"],
     ["scoring"],

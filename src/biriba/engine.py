@@ -27,6 +27,7 @@ from biriba import enumeration
 from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
 from biriba.enumeration import melds_from_counts_unchecked, parts_and_substitutes
 from biriba.errors import InvalidMeldError
+from biriba.making import add_unchecked
 from biriba.melds import Meld, fits_in_one_place, sequence_suit
 from biriba.moves import (
     AddToMeld,
@@ -38,7 +39,6 @@ from biriba.moves import (
     Pass,
     Redraw,
     TakeDiscard,
-    add_unchecked,
 )
 from biriba.native import is_compiled
 from biriba.position import Phase, Position

@@ -26,9 +26,10 @@ from typing import Any, Final
 from biriba.cards import CARDS, Card, counts_of
 from biriba.errors import BiribaError
 from biriba.limits import check_count, excerpt
+from biriba.making import lay_unchecked
 from biriba.melds import ONE_PLACE, Meld, MeldKind, group_places
 from biriba.melds import clear_tables as clear_meld_tables
-from biriba.moves import LayMeld, lay_unchecked
+from biriba.moves import LayMeld
 from biriba.native import is_compiled
 from biriba.rules import BIRIBA, RuleSet, check_rules, cited, full_pack
 

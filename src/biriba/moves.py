@@ -301,32 +301,6 @@ _HEADS: Final = "draw, take, pass, discard, meld, add, redraw or kozi"
 _INDEX: Final = re.compile(rf"[0-9]{{1,{len(str(MAX_MELD_INDEX))}}}")
 
 
-def lay_unchecked(meld: Meld) -> LayMeld:
-    """``LayMeld(meld)`` without the type check, for a move generator that knows ``meld``
-    is a :class:`Meld`."""
-    move = _new(LayMeld)
-    _set_lay_meld(move, meld)
-    return move
-
-
-def add_unchecked(index: int, card: Card, result: Meld | None) -> AddToMeld:
-    """``AddToMeld(index, card, result)`` without the checks, for a move generator that
-    knows the values are valid."""
-    move = _new(AddToMeld)
-    _set_add_index(move, index)
-    _set_add_card(move, card)
-    _set_add_result(move, result)
-    return move
-
-
-# The slots' own setters: about half the cost of object.__setattr__, on the hottest path.
-_new: Final = object.__new__
-_set_lay_meld: Final = LayMeld.__dict__["meld"].__set__
-_set_add_index: Final = AddToMeld.__dict__["index"].__set__
-_set_add_card: Final = AddToMeld.__dict__["card"].__set__
-_set_add_result: Final = AddToMeld.__dict__["result"].__set__
-
-
 def _parse_add(text: str, rest: list[str], rules: RuleSet | None) -> AddToMeld:
     result: Meld | None = None
     if "->" in rest:

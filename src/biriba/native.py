@@ -24,6 +24,7 @@ __all__ = ["COMPILED_MODULES", "compiled_modules", "is_compiled"]
 COMPILED_MODULES: Final = (
     "cards",
     "melds",
+    "making",
     "enumeration",
     "position",
     "scoring",
