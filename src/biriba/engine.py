@@ -144,11 +144,6 @@ def has_biriba(melds: Iterable[Meld]) -> bool:
     return any(m.is_biriba for m in melds)
 
 
-def _minus(counts: Counts, cards: tuple[Card, ...]) -> Counts:
-    """``counts`` less ``cards``."""
-    return _plus(counts, cards, -1)
-
-
 def _plus(counts: Counts, cards: tuple[Card, ...], step: int) -> Counts:
     """``counts`` with ``step`` (1 or -1) more of each of ``cards`` (for -1, cards that
     ``counts`` holds).
@@ -1092,7 +1087,7 @@ class Engine:
         ) or self._finishes(
             _new_situation(
                 Situation,
-                (_minus(counts, removed), new_melds, received, packet, pile_card, opening),
+                (_plus(counts, removed, -1), new_melds, received, packet, pile_card, opening),
             ),
             left,
             short,
