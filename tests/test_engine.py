@@ -152,12 +152,16 @@ def test_B4_1_taking_the_pile_adds_each_card_to_the_hand_and_to_what_is_known(
     takes them out again."""
     from biriba.cards import CARDS, EMPTY_COUNTS
     from biriba.engine import _plus, _taken
+    from biriba.position import size_of, sizes_of
 
     hands = tuple(bytes(hand) if s == seat else EMPTY_COUNTS for s in range(4))
     known = tuple(bytes(seen) if s == seat else EMPTY_COUNTS for s in range(4))
-    sizes = tuple(sum(h) for h in hands)
+    packed = sizes_of(hands)
+    sizes = [size_of(packed, s) for s in range(4)]
+    assert sizes == [sum(h) for h in hands]
     cards = tuple(CARDS[i] for i in pile)
-    new_hands, new_sizes, new_known = _taken(hands, sizes, known, seat, cards)
+    new_hands, packed, new_known = _taken(hands, packed, known, seat, cards)
+    new_sizes = [size_of(packed, s) for s in range(4)]
     more = [pile.count(i) for i in range(53)]
     assert new_hands[seat] == bytes(a + b for a, b in zip(hand, more, strict=True))
     assert new_known[seat] == bytes(a + b for a, b in zip(seen, more, strict=True))

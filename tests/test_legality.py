@@ -41,7 +41,7 @@ from biriba import (
     RuleSet,
     TakeDiscard,
 )
-from biriba.position import Position
+from biriba.position import Position, size_of
 from biriba.rules import RULE_IDS
 
 from .helpers import deal_at, examples, position
@@ -138,7 +138,10 @@ def check_position(deal: Deal, rng: random.Random) -> None:
     position = deal.position
     # Every position has all its fields, and the sizes the moves keep are the hands' sums.
     assert len(position) == len(Position._fields)
-    assert position.sizes == tuple(map(sum, position.hands))
+    assert [size_of(position.sizes, s) for s in range(len(position.hands))] == list(
+        map(sum, position.hands)
+    )
+    assert position.sizes >> (8 * len(position.hands)) == 0
     listed = deal.legal_moves()
     before = deal.to_dict()
     assert len(set(listed)) == len(listed)

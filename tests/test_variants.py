@@ -45,6 +45,7 @@ from biriba import (
 from biriba import engine as biriba_engine
 from biriba.bots import GreedyBot, RandomBot, play_deal
 from biriba.engine import Engine, Situation, engine_for
+from biriba.position import size_of
 
 from .helpers import (
     PROFILE,
@@ -868,7 +869,7 @@ def test_V3_the_bound_lists_the_same_moves_in_random_deals(
         if (
             position.phase is Phase.PLAY
             and position.opening
-            and position.sizes[position.seat] <= 14
+            and size_of(position.sizes, position.seat) <= 14
         ):
             assert listed == oracle.legal_moves(position)
             compared += 1

@@ -27,11 +27,14 @@ __all__ = [
     "JOKER_INDEX",
     "Card",
     "Counts",
+    "Indices",
     "Rank",
     "Suit",
+    "cards_at",
     "cards_of",
     "counts_of",
     "format_cards",
+    "indices_of",
     "parse_cards",
 ]
 
@@ -318,6 +321,22 @@ def counts_of(cards: Iterable[Card]) -> Counts:
             f"B1.2: {counts[index]:,} copies of {_INTERNED[index]}, more than any pack holds",
             rule="B1.2",
         ) from None
+
+
+#: Cards in an order of their own (a stock, bottom to top) as their :attr:`Card.index`, one
+#: byte a card: bytes, which the garbage collector neither counts nor visits, where a
+#: tuple of cards would be both for every position a deal keeps.
+Indices = bytes
+
+
+def indices_of(cards: Iterable[Card]) -> Indices:
+    """The :attr:`Card.index` of each of ``cards``, in their order."""
+    return bytes([card.index for card in cards])
+
+
+def cards_at(indices: Indices) -> tuple[Card, ...]:
+    """The cards of ``indices`` (:func:`indices_of`), in their order."""
+    return tuple([_INTERNED[i] for i in indices])
 
 
 def cards_of(counts: Counts) -> tuple[Card, ...]:

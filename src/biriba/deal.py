@@ -43,7 +43,16 @@ from typing import Any, Final, Self, TypeVar
 
 import attrs
 
-from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of, format_cards
+from biriba.cards import (
+    EMPTY_COUNTS,
+    Card,
+    Suit,
+    cards_at,
+    cards_of,
+    counts_of,
+    format_cards,
+    indices_of,
+)
 from biriba.display import picture
 from biriba.engine import Engine, Refusal, engine_for
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError, InvalidMeldError
@@ -51,7 +60,7 @@ from biriba.limits import check_seed, excerpt
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Move, refuse_base_move
 from biriba.native import is_compiled
-from biriba.position import Phase, Position
+from biriba.position import Phase, Position, size_of
 from biriba.position_data import position_to_dict, read_position, uses_key
 from biriba.rules import (
     BIRIBA,
@@ -294,12 +303,12 @@ class Deal:
 
     def hand_size(self, seat: int) -> int:
         """How many cards ``seat`` holds."""
-        return self._position.sizes[_check_seat(seat, self.rules)]
+        return size_of(self._position.sizes, _check_seat(seat, self.rules))
 
     @property
     def stock(self) -> tuple[Card, ...]:
         """The stock, bottom to top: the last card is the next one drawn."""
-        return self._position.stock
+        return cards_at(self._position.stock)
 
     @property
     def discard_pile(self) -> tuple[Card, ...]:
@@ -512,7 +521,7 @@ class Deal:
                 phase=position.phase,
                 to_move=position.to_move,
                 hand=cards_of(position.hands[seat]),
-                hand_sizes=position.sizes,
+                hand_sizes=tuple(size_of(position.sizes, s) for s in range(rules.players)),
                 stock_size=len(position.stock),
                 discard_pile=position.pile,
                 melds=position.melds,
@@ -957,7 +966,7 @@ class PlayerView:
             hands=tuple(counts_of(h) for h in hands),
             known=tuple(counts_of(k) if k else EMPTY_COUNTS for k in self.known),
             melds=self.melds,
-            stock=tuple(stock),
+            stock=indices_of(stock),
             pile=self.discard_pile,
             reserves=tuple(packets),
             received=self.reserve_received,

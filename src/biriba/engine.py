@@ -24,7 +24,17 @@ from operator import mul
 from typing import Final, NamedTuple, TypeVar
 
 from biriba import enumeration
-from biriba.cards import CARDS, EMPTY_COUNTS, Card, Counts, Suit, counts_of, format_cards
+from biriba.cards import (
+    CARDS,
+    EMPTY_COUNTS,
+    Card,
+    Counts,
+    Indices,
+    Suit,
+    counts_of,
+    format_cards,
+    indices_of,
+)
 from biriba.enumeration import melds_from_counts_unchecked, parts_and_substitutes
 from biriba.errors import InvalidMeldError
 from biriba.making import add_unchecked
@@ -41,7 +51,7 @@ from biriba.moves import (
     TakeDiscard,
 )
 from biriba.native import is_compiled
-from biriba.position import Phase, Position
+from biriba.position import Phase, Position, resized, size_of
 from biriba.rules import PileRestriction, RuleSet, StockExhausted, full_pack
 
 __all__ = [
@@ -455,7 +465,7 @@ class Engine:
         if rules.up_card:
             pile = (cards[pos],)
             pos += 1
-        stock = tuple(cards[pos:][::-1])
+        stock = indices_of(cards[pos:][::-1])
         return Position.of(
             dealer=dealer,
             seat=(dealer + 1) % n,  # B2.4
@@ -532,9 +542,7 @@ class Engine:
             and not any(start.melds)
         )
 
-    def last_turn_begins(
-        self, stock: tuple[Card, ...], reserves: tuple[tuple[Card, ...], ...]
-    ) -> bool:
+    def last_turn_begins(self, stock: Indices, reserves: tuple[tuple[Card, ...], ...]) -> bool:
         """Whether a turn beginning with ``stock`` and ``reserves`` is the deal's last
         (Z4.3): the stock is exhausted and no morto is left to become the stock."""
         return self._last_round and not reserves and len(stock) <= self._stock_end
@@ -625,7 +633,7 @@ class Engine:
                     position.melds[seat % self._teams],
                     position.pile_card,
                     False,
-                    position.sizes[seat],
+                    size_of(position.sizes, seat),
                     None,
                     position,
                 )
@@ -634,7 +642,7 @@ class Engine:
                 # The hand read from the position: a Situation is made only for the
                 # look-ahead that few takes need.
                 seat = position.seat
-                size = position.sizes[seat]
+                size = size_of(position.sizes, seat)
                 pile = position.pile
                 refusal = self._take_before_look_ahead(position.hands[seat], size, pile)
                 if refusal is _LOOK_AHEAD:
@@ -644,7 +652,7 @@ class Engine:
             return ()
         return self.moves(
             self.situation(position),
-            position.sizes[position.seat],
+            size_of(position.sizes, position.seat),
             phase,
             position.pile,
             len(position.stock),
@@ -852,7 +860,7 @@ class Engine:
                 return self._stock_refusal("a player may pass only when the stock is empty")
             if isinstance(move, TakeDiscard):
                 return self.take_refusal(
-                    self.situation(position), position.sizes[seat], position.pile
+                    self.situation(position), size_of(position.sizes, seat), position.pile
                 )
             if isinstance(move, NameSuit):
                 return _NO_KOZI
@@ -867,7 +875,7 @@ class Engine:
                 return None
             return _NO_REDRAW
         situation = self.situation(position)
-        size = position.sizes[seat]
+        size = size_of(position.sizes, seat)
         if isinstance(move, Discard):
             return self.discard_refusal(situation, size, move.card, seat)
         if isinstance(move, LayMeld):
@@ -1324,7 +1332,7 @@ class Engine:
             pile += (card,)
             pile_card = redraw = None
             end_turn = True
-            if not sizes[seat]:
+            if hands[seat] == EMPTY_COUNTS:
                 own = melds[team]
                 if self.can_receive(own, self.situation(position).packet):
                     # B5.4: received now, activated at the next turn
@@ -1344,7 +1352,7 @@ class Engine:
             # Z2.2: the deal's first draw opens the redraw (the full stock, first_draw's
             # own first test, made here: every other draw is spared the call).
             if self._redraws and len(stock) == self.full_stock and self.first_draw(position):
-                redraw = stock[-1]
+                redraw = CARDS[stock[-1]]
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
             passes = 0
             phase = _PLAY_PHASE
@@ -1353,7 +1361,7 @@ class Engine:
             melds = replaced(melds, team, (*melds[team], meld))
             hands, sizes, known = _without(hands, sizes, known, seat, meld.cards)
             redraw = None
-            if not sizes[seat]:  # B5.3
+            if hands[seat] == EMPTY_COUNTS:  # B5.3
                 hands, sizes, known, reserves, received = _receive(
                     hands, sizes, known, reserves, received, seat, team
                 )
@@ -1364,7 +1372,7 @@ class Engine:
             melds = replaced(melds, team, (*own[:index], result, *own[index + 1 :]))
             hands, sizes, known = _without_one(hands, sizes, known, seat, card.index)
             redraw = None
-            if not sizes[seat]:  # B5.3
+            if hands[seat] == EMPTY_COUNTS:  # B5.3
                 hands, sizes, known, reserves, received = _receive(
                     hands, sizes, known, reserves, received, seat, team
                 )
@@ -1432,21 +1440,20 @@ class Engine:
     def _draw(
         self,
         hands: tuple[Counts, ...],
-        sizes: tuple[int, ...],
-        stock: tuple[Card, ...],
+        sizes: int,
+        stock: Indices,
         reserves: tuple[tuple[Card, ...], ...],
         seat: int,
-    ) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Card, ...], tuple[tuple[Card, ...], ...]]:
+    ) -> tuple[tuple[Counts, ...], int, Indices, tuple[tuple[Card, ...], ...]]:
         """The top card of the stock into ``seat``'s hand (B4.1); a stock emptied so
         takes the next morto, when the rule set says so (Z4.3)."""
-        card = stock[-1]
+        index = stock[-1]
         stock = stock[:-1]
         hand = hands[seat]
-        index = card.index
         hands = replaced(hands, seat, hand[:index] + _BYTES[hand[index] + 1] + hand[index + 1 :])
-        sizes = replaced(sizes, seat, sizes[seat] + 1)
+        sizes = resized(sizes, seat, 1)
         if self._last_round and reserves and len(stock) <= self._stock_end:
-            stock += reserves[0]  # Z4.3: in the order listed, the last card on top
+            stock += indices_of(reserves[0])  # Z4.3: in the order listed, the last on top
             reserves = reserves[1:]
         return hands, sizes, stock, reserves
 
@@ -1498,31 +1505,31 @@ _BYTES: Final = tuple(bytes((n,)) for n in range(256))
 
 def _taken(
     hands: tuple[Counts, ...],
-    sizes: tuple[int, ...],
+    sizes: int,
     known: tuple[Counts, ...],
     seat: int,
     pile: tuple[Card, ...],
-) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Counts, ...]]:
+) -> tuple[tuple[Counts, ...], int, tuple[Counts, ...]]:
     """``hands``, ``sizes`` and ``known`` with the discard pile ``pile`` taken into
     ``seat``'s hand, every card of it known to the table (B4.1; V1, the joker up-card)."""
     return (
         replaced(hands, seat, _plus(hands[seat], pile, 1)),
-        replaced(sizes, seat, sizes[seat] + len(pile)),
+        resized(sizes, seat, len(pile)),
         replaced(known, seat, _plus(known[seat], pile, 1)),
     )
 
 
 def _without(
     hands: tuple[Counts, ...],
-    sizes: tuple[int, ...],
+    sizes: int,
     known: tuple[Counts, ...],
     seat: int,
     cards: tuple[Card, ...],
-) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Counts, ...]]:
+) -> tuple[tuple[Counts, ...], int, tuple[Counts, ...]]:
     """``hands``, ``sizes`` and ``known`` with ``cards`` gone from ``seat``'s hand: a card
     played counts against a known copy."""
     hands = replaced(hands, seat, _plus(hands[seat], cards, -1))
-    sizes = replaced(sizes, seat, sizes[seat] - len(cards))
+    sizes = resized(sizes, seat, -len(cards))
     held = known[seat]
     if held is not EMPTY_COUNTS:
         still = bytearray(held)
@@ -1535,16 +1542,16 @@ def _without(
 
 def _without_one(
     hands: tuple[Counts, ...],
-    sizes: tuple[int, ...],
+    sizes: int,
     known: tuple[Counts, ...],
     seat: int,
     index: int,
-) -> tuple[tuple[Counts, ...], tuple[int, ...], tuple[Counts, ...]]:
+) -> tuple[tuple[Counts, ...], int, tuple[Counts, ...]]:
     """:func:`_without` for the one card of index ``index``: a discard or an addition,
     the commonest moves."""
     hand = hands[seat]
     hands = replaced(hands, seat, hand[:index] + _BYTES[hand[index] - 1] + hand[index + 1 :])
-    sizes = replaced(sizes, seat, sizes[seat] - 1)
+    sizes = resized(sizes, seat, -1)
     held = known[seat]
     if held is not EMPTY_COUNTS and held[index]:
         left = held[:index] + _BYTES[held[index] - 1] + held[index + 1 :]
@@ -1561,7 +1568,7 @@ def _shared_if_empty(counts: Counts) -> Counts:
 
 def _receive(
     hands: tuple[Counts, ...],
-    sizes: tuple[int, ...],
+    sizes: int,
     known: tuple[Counts, ...],
     reserves: tuple[tuple[Card, ...], ...],
     received: tuple[bool, ...],
@@ -1569,7 +1576,7 @@ def _receive(
     team: int,
 ) -> tuple[
     tuple[Counts, ...],
-    tuple[int, ...],
+    int,
     tuple[Counts, ...],
     tuple[tuple[Card, ...], ...],
     tuple[bool, ...],
@@ -1578,7 +1585,7 @@ def _receive(
     packet = reserves[0]
     return (
         replaced(hands, seat, counts_of(packet)),
-        replaced(sizes, seat, len(packet)),
+        resized(sizes, seat, len(packet) - size_of(sizes, seat)),
         replaced(known, seat, EMPTY_COUNTS),
         reserves[1:],
         replaced(received, team, True),

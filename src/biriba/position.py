@@ -12,10 +12,10 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from biriba.cards import Card, Counts, Suit
+from biriba.cards import Card, Counts, Indices, Suit
 from biriba.melds import Meld
 
-__all__ = ["Phase", "Position"]
+__all__ = ["Phase", "Position", "resized", "size_of", "sizes_of"]
 
 
 class Phase(enum.Enum):
@@ -45,16 +45,19 @@ class Position(NamedTuple):
     #: Each seat's hand as 53 card counts, one byte each (indexed by :attr:`Card.index
     #: <biriba.Card.index>`).
     hands: tuple[Counts, ...]
-    #: Each seat's number of cards: the sums of :attr:`hands`, kept because every
-    #: legal-move call reads it.
-    sizes: tuple[int, ...]
+    #: Each seat's number of cards (the sums of :attr:`hands`), kept because every
+    #: legal-move call reads it: one number, eight bits a seat, read by :func:`size_of`.
+    #: (A number rather than a tuple, which the garbage collector would visit with every
+    #: position a deal keeps.)
+    sizes: int
     #: By seat, the counts of the cards publicly known to be in that hand: taken with the
     #: discard pile and not melded or discarded since.
     known: tuple[Counts, ...]
     #: Each team's melds, in the order they were laid.
     melds: tuple[tuple[Meld, ...], ...]
-    #: The stock, bottom to top: the last card is the next one drawn.
-    stock: tuple[Card, ...]
+    #: The stock, bottom to top, as card indices (:func:`~biriba.cards.cards_at` reads
+    #: them): the last is the next card drawn.
+    stock: Indices
     #: The discard pile, bottom to top: the last card is the top.
     pile: tuple[Card, ...]
     #: The reserve packets not yet received, the next one to be given first (B5.1).
@@ -93,7 +96,7 @@ class Position(NamedTuple):
         hands: tuple[Counts, ...],
         known: tuple[Counts, ...],
         melds: tuple[tuple[Meld, ...], ...],
-        stock: tuple[Card, ...],
+        stock: Indices,
         pile: tuple[Card, ...],
         reserves: tuple[tuple[Card, ...], ...],
         received: tuple[bool, ...],
@@ -115,7 +118,7 @@ class Position(NamedTuple):
             seat,
             phase,
             hands,
-            tuple(map(sum, hands)),
+            sizes_of(hands),
             known,
             melds,
             stock,
@@ -136,3 +139,23 @@ class Position(NamedTuple):
     def to_move(self) -> int | None:
         """The seat to act, ``None`` once the deal is over."""
         return None if self.phase is Phase.OVER else self.seat
+
+
+def size_of(sizes: int, seat: int) -> int:
+    """``seat``'s number of cards, read from a position's :attr:`~Position.sizes`."""
+    return (sizes >> (seat << 3)) & 0xFF
+
+
+def resized(sizes: int, seat: int, change: int) -> int:
+    """A position's :attr:`~Position.sizes` with ``seat``'s number of cards changed by
+    ``change`` (negative for cards leaving the hand)."""
+    return sizes + (change << (seat << 3))
+
+
+def sizes_of(hands: tuple[Counts, ...]) -> int:
+    """The :attr:`~Position.sizes` of ``hands``, each hand's 53 card counts. A hand holds
+    fewer than 256 cards: a deal has fewer."""
+    sizes = 0
+    for seat, hand in enumerate(hands):
+        sizes |= sum(hand) << (seat << 3)
+    return sizes

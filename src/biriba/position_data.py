@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_of, counts_of
+from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_at, cards_of, counts_of, indices_of
 from biriba.engine import Engine, Start, engine_for
 from biriba.errors import BiribaError, InvalidMeldError, InvalidPositionError, NotationError
 from biriba.limits import MAX_CARDS, excerpt
@@ -87,7 +87,7 @@ def position_to_dict(position: Position, rules: RuleSet) -> dict[str, Any]:
         "to_move": position.to_move,
         "phase": position.phase.value,
         "hands": [[str(c) for c in cards_of(h)] for h in position.hands],
-        "stock": [str(c) for c in position.stock],
+        "stock": [str(c) for c in cards_at(position.stock)],
         "discard": [str(c) for c in position.pile],
         "reserves": [[str(c) for c in p] for p in position.reserves],
         "melds": [[str(m) for m in melds] for melds in position.melds],
@@ -419,7 +419,7 @@ def read_position(
         hands=tuple(counts_of(h) for h in hands),
         known=tuple(counts_of(k) if k else EMPTY_COUNTS for k in known),
         melds=tuple(melds),
-        stock=tuple(stock),
+        stock=indices_of(stock),
         pile=tuple(pile),
         reserves=tuple(tuple(p) for p in packets),
         received=received,

@@ -24,6 +24,7 @@ from biriba.moves import (
     Pass,
     TakeDiscard,
 )
+from biriba.position import size_of
 from biriba.rules import RuleSet
 
 __all__ = ["Table", "discard_danger", "greedy_choice", "pile_use", "table_of", "take_melds"]
@@ -88,7 +89,7 @@ class _DealTable:
         self.team = seat % rules.teams
         self.phase = position.phase
         self.counts = position.hands[seat]
-        self.size = position.sizes[seat]
+        self.size = size_of(position.sizes, seat)
         self.discard_pile = position.pile
         self.melds = position.melds
         self.reserve_received = position.received
