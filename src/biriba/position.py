@@ -55,7 +55,7 @@ class Position(NamedTuple):
     known: tuple[Counts, ...]
     #: Each team's melds, in the order they were laid.
     melds: tuple[tuple[Meld, ...], ...]
-    #: The stock, bottom to top, as card indices (:func:`~biriba.cards.cards_at` reads
+    #: The stock, bottom to top, as card indices (``biriba.cards.cards_at`` reads
     #: them): the last is the next card drawn.
     stock: Indices
     #: The discard pile, bottom to top: the last card is the top.
