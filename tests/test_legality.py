@@ -41,7 +41,7 @@ from biriba import (
     RuleSet,
     TakeDiscard,
 )
-from biriba.position import Position, size_of
+from biriba.position import SIZE_BITS, Position, size_of
 from biriba.rules import RULE_IDS
 
 from .helpers import deal_at, examples, position
@@ -141,7 +141,7 @@ def check_position(deal: Deal, rng: random.Random) -> None:
     assert [size_of(position.sizes, s) for s in range(len(position.hands))] == list(
         map(sum, position.hands)
     )
-    assert position.sizes >> (8 * len(position.hands)) == 0
+    assert position.sizes >> (SIZE_BITS * len(position.hands)) == 0
     listed = deal.legal_moves()
     before = deal.to_dict()
     assert len(set(listed)) == len(listed)

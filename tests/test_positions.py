@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from biriba import (
+    BIRIBA,
     BiribaError,
     Deal,
     IllegalMoveError,
@@ -195,3 +196,29 @@ def test_a_pickled_deal_comes_back_equal_and_shares_the_engine() -> None:
     again.undo()
     assert again.to_dict() == Deal.new(seed=3).to_dict()
     assert pickle.loads(pickle.dumps(engine_for(deal.rules))) is engine_for(deal.rules)
+
+
+def test_B1_2_a_hand_of_hundreds_of_cards_keeps_its_size() -> None:
+    """The largest pack (16 decks, 64 jokers) lets one hand hold hundreds of cards: its
+    size, and the other seat's, read right after dealing from data, after a draw, after
+    a discard, after undo and after a round trip (a position keeps the sizes packed in
+    one number, :data:`biriba.position.SIZE_BITS` bits a seat)."""
+    from biriba.position import SIZE_BITS
+    from biriba.rules import MAX_PACK
+
+    assert 1 << SIZE_BITS > MAX_PACK
+    rules = BIRIBA.evolve(decks=16, jokers=64, players=2)
+    cards = [f"{rank}{suit}" for suit in "CD" for rank in "23456789TJQKA"][:19]
+    held = " ".join(card for card in cards for _ in range(16))  # 304 cards
+    deal = deal_at(hands={0: held}, rules=rules, phase="draw", to_move=0, dealer=1)
+    other = len(deal.hand(1))
+    assert (deal.hand_size(0), deal.hand_size(1)) == (304, other)
+    deal.play("draw")
+    assert (deal.hand_size(0), deal.hand_size(1)) == (305, other) == (len(deal.hand(0)), other)
+    deal.play("discard 2C")
+    assert (deal.hand_size(0), deal.hand_size(1)) == (304, other)
+    assert deal.view(1).hand_sizes == (304, other)
+    again = Deal.from_dict(deal.to_dict())
+    assert (again.hand_size(0), again.hand_size(1)) == (304, other)
+    deal.undo()
+    assert deal.hand_size(0) == 305

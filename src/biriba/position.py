@@ -10,12 +10,13 @@ over positions, its undo a stack of earlier positions, and a copy shares them.
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from biriba.cards import Card, Counts, Indices, Suit
 from biriba.melds import Meld
+from biriba.rules import MAX_PACK
 
-__all__ = ["Phase", "Position", "resized", "size_of", "sizes_of"]
+__all__ = ["SIZE_BITS", "Phase", "Position", "resized", "size_of", "sizes_of"]
 
 
 class Phase(enum.Enum):
@@ -46,7 +47,8 @@ class Position(NamedTuple):
     #: <biriba.Card.index>`).
     hands: tuple[Counts, ...]
     #: Each seat's number of cards (the sums of :attr:`hands`), kept because every
-    #: legal-move call reads it: one number, eight bits a seat, read by :func:`size_of`.
+    #: legal-move call reads it: one number, :data:`SIZE_BITS` bits a seat, read by
+    #: :func:`size_of`.
     #: (A number rather than a tuple, which the garbage collector would visit with every
     #: position a deal keeps.)
     sizes: int
@@ -141,21 +143,27 @@ class Position(NamedTuple):
         return None if self.phase is Phase.OVER else self.seat
 
 
+#: The bits of one seat's number of cards in :attr:`Position.sizes`: enough for every card
+#: of the largest pack a rule set may ask for (:data:`~biriba.rules.MAX_PACK`, 896 cards:
+#: 10 bits), so that six seats' sizes still fit in one machine word.
+SIZE_BITS: Final = MAX_PACK.bit_length()
+_SIZE_MASK: Final = (1 << SIZE_BITS) - 1
+
+
 def size_of(sizes: int, seat: int) -> int:
     """``seat``'s number of cards, read from a position's :attr:`~Position.sizes`."""
-    return (sizes >> (seat << 3)) & 0xFF
+    return (sizes >> (seat * SIZE_BITS)) & _SIZE_MASK
 
 
 def resized(sizes: int, seat: int, change: int) -> int:
     """A position's :attr:`~Position.sizes` with ``seat``'s number of cards changed by
     ``change`` (negative for cards leaving the hand)."""
-    return sizes + (change << (seat << 3))
+    return sizes + (change << (seat * SIZE_BITS))
 
 
 def sizes_of(hands: tuple[Counts, ...]) -> int:
-    """The :attr:`~Position.sizes` of ``hands``, each hand's 53 card counts. A hand holds
-    fewer than 256 cards: a deal has fewer."""
+    """The :attr:`~Position.sizes` of ``hands``, each hand's 53 card counts."""
     sizes = 0
     for seat, hand in enumerate(hands):
-        sizes |= sum(hand) << (seat << 3)
+        sizes |= sum(hand) << (seat * SIZE_BITS)
     return sizes

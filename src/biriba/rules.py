@@ -110,6 +110,9 @@ def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> 
 MAX_DECKS: Final = 16
 #: The most jokers a rule set's pack may hold (B1.2: 4; Z1.2: 2; V6: 6).
 MAX_JOKERS: Final = 64
+#: The most cards a rule set's pack may hold: :data:`MAX_DECKS` decks of 52 and
+#: :data:`MAX_JOKERS` jokers (896), and so the most one hand can hold.
+MAX_PACK: Final = 52 * MAX_DECKS + MAX_JOKERS
 #: The most passes in a row a rule set may let a deal run to before it ends (B4.4: four;
 #: the presets: the number of players, six at most). The bound keeps a rule set read
 #: from elsewhere from letting a deal whose stock is gone go round almost for ever.
