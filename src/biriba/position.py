@@ -144,7 +144,7 @@ class Position(NamedTuple):
 
 
 #: The bits of one seat's number of cards in :attr:`Position.sizes`: enough for every card
-#: of the largest pack a rule set may ask for (:data:`~biriba.rules.MAX_PACK`, 896 cards:
+#: of the largest pack a rule set may ask for (``biriba.rules.MAX_PACK``, 896 cards:
 #: 10 bits), so that six seats' sizes still fit in one machine word.
 SIZE_BITS: Final = MAX_PACK.bit_length()
 _SIZE_MASK: Final = (1 << SIZE_BITS) - 1
