@@ -203,10 +203,10 @@ def test_B1_2_a_hand_of_hundreds_of_cards_keeps_its_size() -> None:
     size, and the other seat's, read right after dealing from data, after a draw, after
     a discard, after undo and after a round trip (a position keeps the sizes packed in
     one number, :data:`biriba.position.SIZE_BITS` bits a seat)."""
-    from biriba.position import SIZE_BITS
+    from biriba.position import _SIZE_MASK, SIZE_BITS
     from biriba.rules import MAX_PACK
 
-    assert 1 << SIZE_BITS > MAX_PACK
+    assert 1 << SIZE_BITS > MAX_PACK and _SIZE_MASK == (1 << SIZE_BITS) - 1
     rules = BIRIBA.evolve(decks=16, jokers=64, players=2)
     cards = [f"{rank}{suit}" for suit in "CD" for rank in "23456789TJQKA"][:19]
     held = " ".join(card for card in cards for _ in range(16))  # 304 cards
