@@ -14,6 +14,7 @@ from typing import Final, NamedTuple
 
 from biriba.cards import Card, Counts, Indices, Suit
 from biriba.melds import Meld
+from biriba.rules import MAX_PACK
 
 __all__ = ["SIZE_BITS", "Phase", "Position", "resized", "size_of", "sizes_of"]
 
@@ -143,11 +144,10 @@ class Position(NamedTuple):
 
 
 #: The bits of one seat's number of cards in :attr:`Position.sizes`: enough for every card
-#: of the largest pack a rule set may ask for (``biriba.rules.MAX_PACK``, 896 cards; a
-#: test holds the two together), so that six seats' sizes still fit in one machine word.
-#: Written as a number, which the compiled build folds into the code that reads it.
-SIZE_BITS: Final = 10
-_SIZE_MASK: Final = 0x3FF
+#: of the largest pack a rule set may ask for (``biriba.rules.MAX_PACK``, 896 cards: ten
+#: bits), so that six seats' sizes still fit in one machine word.
+SIZE_BITS: Final = MAX_PACK.bit_length()
+_SIZE_MASK: Final = (1 << SIZE_BITS) - 1
 
 
 def size_of(sizes: int, seat: int) -> int:

@@ -110,9 +110,17 @@ def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> 
 MAX_DECKS: Final = 16
 #: The most jokers a rule set's pack may hold (B1.2: 4; Z1.2: 2; V6: 6).
 MAX_JOKERS: Final = 64
-#: The most cards a rule set's pack may hold: :data:`MAX_DECKS` decks of 52 and
+
+
+def _pack_size(decks: int, jokers: int) -> int:
+    """The cards of a pack of ``decks`` standard decks and ``jokers`` jokers (B1.2)."""
+    return 52 * decks + jokers
+
+
+#: The most cards a rule set's pack may hold: :data:`MAX_DECKS` decks and
 #: :data:`MAX_JOKERS` jokers (896), and so the most one hand can hold.
-MAX_PACK: Final = 52 * MAX_DECKS + MAX_JOKERS
+MAX_PACK: Final = _pack_size(MAX_DECKS, MAX_JOKERS)
+
 #: The most passes in a row a rule set may let a deal run to before it ends (B4.4: four;
 #: the presets: the number of players, six at most). The bound keeps a rule set read
 #: from elsewhere from letting a deal whose stock is gone go round almost for ever.
@@ -555,7 +563,7 @@ class RuleSet:
     @property
     def pack_size(self) -> int:
         """Cards in the pack: 52 per deck plus the jokers (B1.2: 108)."""
-        return 52 * self.decks + self.jokers
+        return _pack_size(self.decks, self.jokers)
 
     @property
     def players_per_team(self) -> int:
