@@ -13,6 +13,7 @@ import itertools
 import pickle
 import random
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -135,6 +136,36 @@ def test_replaced_is_the_tuple_with_one_item_changed(
     expected = list(values)
     expected[index] = -1
     assert replaced(tuple(values), index, -1) == tuple(expected)
+
+
+@pytest.mark.parametrize("name", ["biriba", "buraco"])
+def test_B4_1_a_move_of_a_subclass_of_a_move_class_plays_as_that_class(name: str) -> None:
+    """The engine tells moves apart by their exact class; an instance of a subclass of
+    one of them (a program's own) plays as the library's move with the same fields, and
+    anything else is refused with TypeError, the position unchanged."""
+    from biriba.moves import MOVE_CLASSES, as_library_move
+
+    subclasses: dict[type[Move], type[Move]] = {
+        cls: type(f"Own{cls.__name__}", (cls,), {}) for cls in MOVE_CLASSES
+    }
+    rules = RuleSet.named(name)
+    ours, theirs = Deal.new(rules, seed=5), Deal.new(rules, seed=5)
+    rng = random.Random(5)
+    kinds = set()
+    while not ours.is_over:
+        move = rng.choice(ours.legal_moves())
+        fields = {f.name: getattr(move, f.name) for f in attrs.fields(type(move))}
+        own = subclasses[type(move)](**fields)
+        assert type(own) is not type(move)
+        assert as_library_move(own) == move and type(as_library_move(own)) is type(move)
+        theirs.play(own)
+        ours.play(move)
+        kinds.add(type(move))
+        assert theirs.position == ours.position
+    assert {Discard, LayMeld, AddToMeld, TakeDiscard} <= kinds
+    engine = engine_for(rules)
+    with pytest.raises(TypeError, match="not a move: 'discard 7H'"):
+        engine.apply(ours.position, "discard 7H")  # type: ignore[arg-type]
 
 
 @given(

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress
 from operator import mul
-from typing import Final, NamedTuple, TypeVar
+from typing import Final, NamedTuple, TypeVar, cast
 
 from biriba import enumeration
 from biriba.cards import (
@@ -49,6 +49,7 @@ from biriba.moves import (
     Pass,
     Redraw,
     TakeDiscard,
+    as_library_move,
 )
 from biriba.native import is_compiled
 from biriba.position import Phase, Position, resized, size_of
@@ -1326,8 +1327,11 @@ class Engine:
         ) = position
         team = seat % self._teams
         end_turn = False
-        if isinstance(move, _DISCARD_CLASS):
-            card = move.card
+        # Told apart by exact class, a pointer's comparison (a failed isinstance() looks
+        # the move's __class__ up); a subclass of a move is played as its class, last.
+        kind = type(move)
+        if kind is _DISCARD_CLASS:
+            card = cast(Discard, move).card
             hands, sizes, known = _without_one(hands, sizes, known, seat, card.index)
             pile += (card,)
             pile_card = redraw = None
@@ -1348,7 +1352,7 @@ class Engine:
             if end_turn and last_turn:  # Z4.3: the last turn is over
                 phase = Phase.OVER
                 end_turn = False
-        elif isinstance(move, _DRAW_STOCK_CLASS):
+        elif kind is _DRAW_STOCK_CLASS:
             # Z2.2: the deal's first draw opens the redraw (the full stock, first_draw's
             # own first test, made here: every other draw is spared the call).
             if self._redraws and len(stock) == self.full_stock and self.first_draw(position):
@@ -1356,8 +1360,8 @@ class Engine:
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
             passes = 0
             phase = _PLAY_PHASE
-        elif isinstance(move, _LAY_MELD_CLASS):
-            meld = move.meld
+        elif kind is _LAY_MELD_CLASS:
+            meld = cast(LayMeld, move).meld
             melds = replaced(melds, team, (*melds[team], meld))
             hands, sizes, known = _without(hands, sizes, known, seat, meld.cards)
             redraw = None
@@ -1365,10 +1369,11 @@ class Engine:
                 hands, sizes, known, reserves, received = _receive(
                     hands, sizes, known, reserves, received, seat, team
                 )
-        elif isinstance(move, _ADD_TO_MELD_CLASS):
-            index, card = move.index, move.card
+        elif kind is _ADD_TO_MELD_CLASS:
+            add = cast(AddToMeld, move)
+            index, card = add.index, add.card
             own = melds[team]
-            result = move.result or own[index].extensions(card)[0]
+            result = add.result or own[index].extensions(card)[0]
             melds = replaced(melds, team, (*own[:index], result, *own[index + 1 :]))
             hands, sizes, known = _without_one(hands, sizes, known, seat, card.index)
             redraw = None
@@ -1376,31 +1381,31 @@ class Engine:
                 hands, sizes, known, reserves, received = _receive(
                     hands, sizes, known, reserves, received, seat, team
                 )
-        elif isinstance(move, _TAKE_DISCARD_CLASS):
+        elif kind is _TAKE_DISCARD_CLASS:
             hands, sizes, known = _taken(hands, sizes, known, seat, pile)
             pile_card = self.barred_after_take(pile)
             pile = ()
             passes = 0
             phase = _PLAY_PHASE
-        elif isinstance(move, _PASS_CLASS):
+        elif kind is _PASS_CLASS:
             passes += 1
             if last_turn or passes >= self.rules.pass_limit:  # Z4.3; B4.4, B7.1
                 phase = Phase.OVER
             else:
                 end_turn = True
-        elif isinstance(move, _REDRAW_CLASS):  # Z2.2: the card drawn goes up, the next comes in
+        elif kind is _REDRAW_CLASS:  # Z2.2: the card drawn goes up, the next comes in
             assert redraw is not None
             # (the card just drawn, which nobody knew the player to hold: known unchanged)
             hands, sizes, _ = _without_one(hands, sizes, known, seat, redraw.index)
             pile += (redraw,)
             redraw = None
             hands, sizes, stock, reserves = self._draw(hands, sizes, stock, reserves, seat)
-        elif isinstance(move, _NAME_SUIT_CLASS):  # V1: the joker up-card into the hand
+        elif kind is _NAME_SUIT_CLASS:  # V1: the joker up-card into the hand
             hands, sizes, known = _taken(hands, sizes, known, seat, pile)
             pile = ()
-            bonus_suit = move.suit
-        else:
-            raise TypeError(f"not a move: {move!r}")
+            bonus_suit = cast(NameSuit, move).suit
+        else:  # a subclass of a move's class (or not a move: TypeError)
+            return self.apply(position, as_library_move(move))
         if end_turn:
             seat = (seat + 1) % self._players
             phase = _DRAW_PHASE

@@ -351,3 +351,17 @@ def _read_meld(text: str, rules: RuleSet | None) -> Meld:
         except InvalidMeldError:
             continue
     raise refused
+
+
+#: The move classes of the library, the ones the engine tells moves apart by.
+MOVE_CLASSES: Final = (Discard, DrawStock, LayMeld, AddToMeld, TakeDiscard, Pass, Redraw, NameSuit)
+
+
+def as_library_move(move: object) -> Move:
+    """``move``, an instance of a subclass of one of the library's move classes, as an
+    equal move of that class itself (the engine tells moves apart by their exact class).
+    Raises :class:`TypeError` for anything that is not a move."""
+    for cls in MOVE_CLASSES:
+        if isinstance(move, cls):
+            return cls(**{field.name: getattr(move, field.name) for field in attrs.fields(cls)})
+    raise TypeError(f"not a move: {move!r}")
