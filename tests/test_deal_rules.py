@@ -16,6 +16,7 @@ from biriba import (
     Meld,
     Move,
     Phase,
+    RuleSet,
     full_pack,
     parse_cards,
 )
@@ -74,6 +75,44 @@ def test_B2_3_eleven_each_one_at_a_time_two_reserves_up_card_41_stock() -> None:
     assert deal.discard_pile == (pack[66],)
     assert len(deal.stock) == 41
     assert deal.stock[-1] == pack[67]  # the top of the stock is the next card of the pack
+
+
+@pytest.mark.parametrize("name", RuleSet.preset_names())
+def test_B2_3_the_first_position_is_the_one_its_fields_give_by_name(name: str) -> None:
+    """Dealing makes the first position from its fields in order, its hand sizes counted
+    from the cards dealt: each field holds what B2 deals (nothing known, melded, passed,
+    received or closed yet; the seat after the dealer to draw), and the position is the
+    one ``Position.of`` makes from the fields by name, the sizes worked out from the
+    hands' counts."""
+    from biriba.cards import EMPTY_COUNTS, counts_of
+    from biriba.position import Position, size_of
+
+    rules = RuleSet.named(name)
+    teams = rules.teams
+    for dealer in range(rules.players):
+        deal = Deal.new(rules, seed=dealer, dealer=dealer)
+        position = deal.position
+        assert (position.dealer, position.seat, position.phase) == (
+            dealer,
+            (dealer + 1) % rules.players,
+            Phase.DRAW,
+        )
+        assert position.hands == tuple(counts_of(deal.hand(s)) for s in range(rules.players))
+        assert [size_of(position.sizes, s) for s in range(rules.players)] == [
+            rules.hand_size
+        ] * rules.players
+        assert position.known == (EMPTY_COUNTS,) * rules.players
+        assert position.melds == ((),) * teams
+        assert position.pile == deal.discard_pile
+        assert position.reserves == deal.reserves
+        assert (position.received, position.unactivated) == ((False,) * teams, (None,) * teams)
+        assert (position.passes, position.pile_card, position.closed_by) == (0, None, None)
+        assert (position.redraw, position.last_turn) == (None, False)
+        bonus = deal.discard_pile[0].suit if rules.bonus_suit_bonus is not None else None
+        assert position.bonus_suit == bonus
+        assert position.opening is bool(rules.entry_minimum)
+        fields = {f: getattr(position, f) for f in Position._fields if f != "sizes"}
+        assert Position.of(**fields) == position
 
 
 def test_B2_4_seat_after_the_dealer_plays_first() -> None:

@@ -467,25 +467,35 @@ class Engine:
             pile = (cards[pos],)
             pos += 1
         stock = indices_of(cards[pos:][::-1])
-        return Position.of(
-            dealer=dealer,
-            seat=(dealer + 1) % n,  # B2.4
-            phase=Phase.DRAW,
-            hands=tuple(counts_of(h) for h in hands),
-            known=(EMPTY_COUNTS,) * n,
-            melds=((),) * self._teams,
-            stock=stock,
-            pile=pile,
-            reserves=tuple(reserves),
-            received=(False,) * self._teams,
-            unactivated=(None,) * self._teams,
-            passes=0,
-            pile_card=None,
-            closed_by=None,
-            redraw=None,
-            last_turn=self.last_turn_begins(stock, tuple(reserves)),
-            bonus_suit=pile[0].suit if self._kozi else None,
-            opening=bool(self._minimum),
+        sizes = 0
+        for seat, hand in enumerate(hands):
+            sizes = resized(sizes, seat, len(hand))
+        packets = tuple(reserves)
+        # The fields in order, as apply() makes a position (Position.of, by name, works
+        # out the sizes from the counts: a sum of 53 bytes a seat, and a call by keyword).
+        return _new_position(
+            _POSITION_CLASS,
+            (
+                dealer,
+                (dealer + 1) % n,  # B2.4
+                _DRAW_PHASE,
+                tuple([counts_of(h) for h in hands]),
+                sizes,
+                (EMPTY_COUNTS,) * n,
+                ((),) * self._teams,
+                stock,
+                pile,
+                packets,
+                (False,) * self._teams,
+                (None,) * self._teams,
+                0,
+                None,
+                None,
+                None,
+                self.last_turn_begins(stock, packets),
+                pile[0].suit if self._kozi else None,
+                bool(self._minimum),
+            ),
         )
 
     def first_draw(self, position: Position) -> bool:
@@ -1303,7 +1313,9 @@ class Engine:
 
     # ============================================================== applying
     def apply(self, position: Position, move: Move) -> Position:
-        """The position after ``move``, which must be legal in ``position``."""
+        """The position after ``move``, which must be legal in ``position``. (An
+        instance of a subclass of a move class plays as the move of that class with the
+        same fields; anything that is not a move raises :class:`TypeError`.)"""
         (
             dealer,
             seat,

@@ -112,9 +112,11 @@ class Position(NamedTuple):
         opening: bool,
     ) -> Position:
         """A position from its fields by name, :attr:`sizes` worked out from
-        :attr:`hands`: how dealing, reading a position's data and sampling a view build
-        one. (A move makes the next position from the fields that change, sizes
-        included, in :meth:`Engine.apply <biriba.engine.Engine.apply>`.)"""
+        :attr:`hands`: how reading a position's data and sampling a view build one. (A
+        move makes the next position from the fields that change, sizes included, in
+        :meth:`Engine.apply <biriba.engine.Engine.apply>`; dealing makes the first from
+        its fields in order, the sizes counted from the cards dealt, in
+        :meth:`Engine.first_position <biriba.engine.Engine.first_position>`.)"""
         return cls(
             dealer,
             seat,
