@@ -358,9 +358,10 @@ MOVE_CLASSES: Final = (Discard, DrawStock, LayMeld, AddToMeld, TakeDiscard, Pass
 
 
 def as_library_move(move: object) -> Move:
-    """``move``, an instance of a subclass of one of the library's move classes, as an
-    equal move of that class itself (the engine tells moves apart by their exact class).
-    Raises :class:`TypeError` for anything that is not a move."""
+    """``move``, an instance of a subclass of one of the library's move classes, as the
+    move of that class itself with the same fields (the engine tells moves apart by
+    their exact class; a move of the class itself comes back as an equal copy). Raises
+    :class:`TypeError` for anything else."""
     for cls in MOVE_CLASSES:
         if isinstance(move, cls):
             return cls(**{field.name: getattr(move, field.name) for field in attrs.fields(cls)})
