@@ -42,6 +42,7 @@ MAX_MELD_INDEX: Final = 9_999
 _NAMED_WORD: Final = 20
 
 __all__ = [
+    "MOVE_CLASSES",
     "AddToMeld",
     "Discard",
     "DrawStock",
@@ -51,6 +52,7 @@ __all__ = [
     "Pass",
     "Redraw",
     "TakeDiscard",
+    "as_library_move",
 ]
 
 
