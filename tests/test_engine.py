@@ -139,7 +139,7 @@ def test_replaced_is_the_tuple_with_one_item_changed(
 
 
 @pytest.mark.parametrize("name", ["biriba", "buraco"])
-def test_B4_1_a_move_of_a_subclass_of_a_move_class_plays_as_that_class(name: str) -> None:
+def test_a_move_of_a_subclass_of_a_move_class_plays_as_that_class(name: str) -> None:
     """The engine tells moves apart by their exact class; an instance of a subclass of
     one of them (a program's own) plays as the library's move with the same fields, and
     anything else is refused with TypeError, the position unchanged."""

@@ -52,7 +52,7 @@ from biriba.moves import (
     as_library_move,
 )
 from biriba.native import is_compiled
-from biriba.position import Phase, Position, resized, size_of
+from biriba.position import Phase, Position, packed_sizes, resized, size_of
 from biriba.rules import PileRestriction, RuleSet, StockExhausted, full_pack
 
 __all__ = [
@@ -467,9 +467,6 @@ class Engine:
             pile = (cards[pos],)
             pos += 1
         stock = indices_of(cards[pos:][::-1])
-        sizes = 0
-        for seat, hand in enumerate(hands):
-            sizes = resized(sizes, seat, len(hand))
         packets = tuple(reserves)
         # The fields in order, as apply() makes a position (Position.of, by name, works
         # out the sizes from the counts: a sum of 53 bytes a seat, and a call by keyword).
@@ -480,7 +477,7 @@ class Engine:
                 (dealer + 1) % n,  # B2.4
                 _DRAW_PHASE,
                 tuple([counts_of(h) for h in hands]),
-                sizes,
+                packed_sizes([len(h) for h in hands]),
                 (EMPTY_COUNTS,) * n,
                 ((),) * self._teams,
                 stock,

@@ -10,13 +10,14 @@ over positions, its undo a stack of earlier positions, and a copy shares them.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from typing import Final, NamedTuple
 
 from biriba.cards import Card, Counts, Indices, Suit
 from biriba.melds import Meld
 from biriba.rules import MAX_PACK
 
-__all__ = ["SIZE_BITS", "Phase", "Position", "resized", "size_of", "sizes_of"]
+__all__ = ["SIZE_BITS", "Phase", "Position", "packed_sizes", "resized", "size_of", "sizes_of"]
 
 
 class Phase(enum.Enum):
@@ -165,7 +166,12 @@ def resized(sizes: int, seat: int, change: int) -> int:
 
 def sizes_of(hands: tuple[Counts, ...]) -> int:
     """The :attr:`~Position.sizes` of ``hands``, each hand's 53 card counts."""
+    return packed_sizes([sum(hand) for hand in hands])
+
+
+def packed_sizes(numbers: Iterable[int]) -> int:
+    """The :attr:`~Position.sizes` of hands of ``numbers`` cards, seat by seat."""
     sizes = 0
-    for seat, hand in enumerate(hands):
-        sizes |= sum(hand) << (seat * SIZE_BITS)
+    for seat, number in enumerate(numbers):
+        sizes = resized(sizes, seat, number)
     return sizes
