@@ -413,6 +413,16 @@ def test_fast_sequence_enumeration_matches_the_general_one(hand: tuple[Card, ...
     assert [str(m) for m in fast] == [str(m) for m in general]
 
 
+def remembered_hopeless(plan: Any, substitutes: int, suit: int, ranks: tuple[int, ...]) -> bool:
+    """Whether ``plan`` remembers that a suit holding ``ranks`` can make no sequence with
+    at most ``substitutes`` substitutes (0 or 1): where the build keeps it, by the row's
+    bytes in pure Python (``no_runs``), by its bits compiled (no runs in ``bit_windows``)."""
+    if plan.bit_windows:
+        return bool(plan.bit_windows[substitutes][suit][sum(1 << (r - 1) for r in ranks)] == ())
+    row = bytes(1 if r in ranks else 0 for r in range(1, 14))
+    return row in plan.no_runs[substitutes][suit]
+
+
 def test_B3_2_a_suit_that_can_hold_no_sequence_is_remembered_not_cached() -> None:
     """A suit whose ranks in hand can make no sequence (B3.2: three consecutive ranks, or
     two at most one apart with a substitute, B3.3) is remembered by its row of ranks, for
@@ -426,11 +436,10 @@ def test_B3_2_a_suit_that_can_hold_no_sequence_is_remembered_not_cached() -> Non
     # Hearts 3, 7 and J: no run without a substitute; with one, 3 and 7 are still four
     # ranks apart. Clubs 4 5 6 make a run.
     plain = parse_cards("3H 7H JH 4C 5C 6C 9S")
-    row = bytes(1 if r in (3, 7, 11) else 0 for r in range(1, 14))
     assert [str(m) for m in enumerate_melds(plain, BIRIBA)] == ["4C 5C 6C"]
-    assert row in plan.no_runs[0][hearts]
-    assert row not in plan.no_runs[1][hearts]
-    assert not any(key.startswith(row) for key in plan.cache)
+    assert remembered_hopeless(plan, 0, hearts, (3, 7, 11))
+    assert not remembered_hopeless(plan, 1, hearts, (3, 7, 11))
+    assert len(plan.cache) == 1  # the clubs' run only: no rank has a group, no other suit a run
     cached = dict(plan.cache)
     assert [str(m) for m in enumerate_melds(plain, BIRIBA)] == ["4C 5C 6C"]
     assert plan.cache == cached  # the hearts were not looked for again
@@ -438,15 +447,17 @@ def test_B3_2_a_suit_that_can_hold_no_sequence_is_remembered_not_cached() -> Non
     wild = parse_cards("3H 7H JH 4C 5C 6C JK")
     listed = [str(m) for m in enumerate_melds(wild, BIRIBA)]
     assert not any("H" in m for m in listed)
-    assert row in plan.no_runs[1][hearts]
+    assert remembered_hopeless(plan, 1, hearts, (3, 7, 11))
     # 3H 5H with a substitute: a run of three with 4 missing, so not remembered.
     near = parse_cards("3H 5H JK")
     assert [str(m) for m in enumerate_melds(near, BIRIBA)] == ["3H JK 5H"]
-    assert bytes(1 if r in (3, 5) else 0 for r in range(1, 14)) not in plan.no_runs[1][hearts]
+    assert not remembered_hopeless(plan, 1, hearts, (3, 5))
     enumeration.clear_tables()
     # Emptied, but for the rows of fewer than two ranks, which no sequence fits (B3.3).
     few = {bytes(13)} | {bytes(1 if r == k else 0 for r in range(13)) for k in range(13)}
     assert all(rows == few for by_suit in plan.no_runs for rows in by_suit)
+    # (Compiled, no row is remembered: the rows of fewer ranks are found again, once.)
+    assert all(slot is None for by_suit in plan.bit_windows for rows in by_suit for slot in rows)
 
 
 def test_B3_3_a_suit_of_fewer_than_two_ranks_is_never_looked_up() -> None:
@@ -460,6 +471,30 @@ def test_B3_3_a_suit_of_fewer_than_two_ranks_is_never_looked_up() -> None:
     hand = parse_cards("7H 9C JK KS 4D")
     assert enumerate_melds(hand, BIRIBA) == ()
     assert not plan.cache
+
+
+def test_B3_3_a_cached_suit_or_rank_serves_only_hands_with_the_same_substitutes() -> None:
+    """The cache of parts keys a suit's sequences and a rank's groups by the substitutes
+    in hand too (B3.3, B3.4: a substitute makes other melds): hands of the same naturals
+    and other substitutes, enumerated one after the other from a warm cache, list what
+    each lists from an empty one, and no two of them list the same."""
+    from biriba import enumeration
+
+    naturals = "4C 5C 7C 9H 9D 9S 9S QH KH"
+    hands = [
+        parse_cards(f"{naturals} {extra}".strip()) for extra in ("", "2S", "2D", "JK", "2S JK")
+    ]
+    cold = []
+    for hand in hands:
+        enumeration.clear_caches()
+        cold.append([str(meld) for meld in enumerate_melds(hand, BIRIBA)])
+    enumeration.clear_caches()
+    warm = [[str(meld) for meld in enumerate_melds(hand, BIRIBA)] for hand in hands]
+    assert warm == cold
+    assert len({tuple(melds) for melds in warm}) == len(hands)
+    assert "5C 2S 7C" not in warm[0]
+    assert {"5C 2S 7C", "9D 9H 9S 2S", "QH KH 2S"} <= set(warm[1])
+    assert {"5C JK 7C", "9D 9H 9S JK", "QH KH JK"} <= set(warm[3])
 
 
 @given(
@@ -517,15 +552,19 @@ def test_B3_1_the_compiled_builds_ranks_for_a_group_are_the_pure_builds(
 ) -> None:
     """The ranks with ``need`` cards or more, all suits together (where a group of B3.1
     may be), as each build finds them: the compiled build by reading the bytes by index
-    (``_group_rank_mask``), pure Python from ``_rank_totals`` and a translation table
-    (``_at_least``, for needs of 2 and more); both against the counts added here."""
-    from biriba.enumeration import _at_least, _flagged, _group_rank_mask, _masked, _rank_totals
+    (``_hand_bits``, which gives the cards held as bits too), pure Python from
+    ``_rank_totals`` and a translation table (``_at_least``, for needs of 2 and more);
+    both against the counts added here."""
+    from biriba.enumeration import _at_least, _flagged, _hand_bits, _masked, _rank_totals
 
     raw = bytes(counts)
     expected = tuple(
         rank for rank in range(13) if sum(raw[suit * 13 + rank] for suit in range(4)) >= need
     )
-    assert _masked(_group_rank_mask(raw, need)) == expected
+    enough, present = _hand_bits(raw, need)
+    assert _masked(enough) == expected
+    # The cards held, as bits: each suit's row of ranks (the key of its sequences).
+    assert present == sum(1 << i for i in range(52) if raw[i])
     if need >= 2:
         assert _flagged(_rank_totals(raw).translate(_at_least(need))) == expected
 
@@ -884,7 +923,14 @@ def test_clear_tables_empties_what_a_process_keeps_and_changes_no_meld(rules: Ru
         """The runs of ranks of rows, the sets of naturals and the choices of substitutes
         the plans keep."""
         return (
-            sum(len(t) for plan in plans for by_suit in plan.row_windows for t in by_suit),
+            sum(len(t) for plan in plans for by_suit in plan.row_windows for t in by_suit)
+            + sum(
+                slot is not None
+                for plan in plans
+                for by_suit in plan.bit_windows
+                for rows in by_suit
+                for slot in rows
+            ),
             sum(len(t) for plan in plans for t in plan.naturals),
             sum(len(plan.choices) for plan in plans),
         )

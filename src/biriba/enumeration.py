@@ -20,6 +20,7 @@ them too.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
@@ -133,8 +134,8 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
             plan = _plan_for(rules)
         _RECENT_PLAN[0] = (rules, plan)
     # The hand as bytes, one a card (the engine's hands are bytes already: this is then
-    # the same object): the cache keys are bytes too, which hash at once and which the
-    # garbage collector never has to visit.
+    # the same object): the cache keys are bytes too (compiled, numbers), which hash at
+    # once and which the garbage collector never has to visit.
     raw = counts if type(counts) is bytes else bytes(counts)
     # How many of each substitute the hand holds, in the order of rules.wild_indices, and
     # what follows from them, worked out once for each such key (the key among them).
@@ -153,18 +154,24 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
         if found_held is None:
             found_held = plan.held(wild_key)
         held = found_held
-    n_wild, sub_cap, need, at_least, skipped, rank_tails, suit_tails, wild_key = held
+    n_wild, sub_cap, need, at_least, skipped, rank_tails, suit_tails, wild_key, numbered = held
     cache = plan.cache
     out: list[Part] = []
     found: Part | None
+    key: bytes | int
+    enough_bits = presence = 0
+    if _INDEXED_READS:
+        # Compiled, the ranks with enough cards for a group and the ranks held in each
+        # suit as bits, from one reading of the hand's bytes by index: the cache keys are
+        # numbers (below), whose hash is the number itself.
+        enough_bits, presence = _hand_bits(raw, need)
     if plan.groups:
         # The ranks with enough cards for a group (most have too few), as the tuple of
         # their indices, found from a byte per rank (1 for enough) or, compiled, a bit.
         if _INDEXED_READS:
-            mask = _group_rank_mask(raw, need)
-            ranks = _MASKED.get(mask)
+            ranks = _MASKED.get(enough_bits)
             if ranks is None:
-                ranks = _masked(mask)
+                ranks = _masked(enough_bits)
         else:
             enough = _rank_totals(raw).translate(at_least)
             ranks = _FLAGGED.get(enough)
@@ -175,45 +182,77 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
             # holds no tail for a rank whose cards are substitutes, B3.5).
             tail = rank_tails[c]
             if tail is not None:
-                per_suit = raw[c:52:13]
-                key = per_suit + tail
+                if _INDEXED_READS:
+                    # The same as a number: the substitutes' number, the rank, a byte
+                    # for each suit's count, the lowest bit 0 for a rank.
+                    key = (
+                        numbered
+                        | c << 33
+                        | raw[c] << 25
+                        | raw[c + 13] << 17
+                        | raw[c + 26] << 9
+                        | raw[c + 39] << 1
+                    )
+                else:
+                    key = raw[c:52:13] + tail
                 found = cache.get(key)
                 if found is None:
                     # (Unpacked, not passed on with *: compiled, a call with * goes
                     # through the interpreter's generic call.)
-                    lays, longest = _groups_of_rank(c, per_suit, plan, wild_key, sub_cap)
+                    lays, longest = _groups_of_rank(c, raw[c:52:13], plan, wild_key, sub_cap)
                     found = _store(cache, key, lays, longest)
                 if found is not _NO_MELDS:
                     out.append(found)
     # A suit's sequences with at most one substitute depend on which of its ranks the
-    # hand holds, not on how many copies: the key is the suit's row of presence bytes.
-    # The rows that can hold no sequence with that many substitutes (most suits of a
-    # hand, those with fewer than two ranks among them) are known without a key or a
-    # look-up in the cache: ``skipped``, by suit.
-    present = raw.translate(_PRESENT)
-    for suit in range(4):
-        base = suit * 13
-        row = present[base : base + 13]
-        hopeless = skipped[suit]
-        if row in hopeless:
-            continue
-        # The suit's presence row, the substitutes, and the suit (a key longer than any
-        # rank's).
-        key = row + suit_tails[suit]
-        found = cache.get(key)
-        if found is None:
-            windows = plan.row_windows[min(sub_cap, 1)][suit].get(row)
-            if windows is None:
-                windows = _suit_windows_of(row, plan, base, min(sub_cap, 1))
-            if not windows:
-                hopeless.add(row)
+    # hand holds, not on how many copies: the key is the suit's row of presence bytes
+    # (compiled, its bits). The rows that can hold no sequence with that many
+    # substitutes (most suits of a hand, those with fewer than two ranks among them) are
+    # known without a key or a look-up in the cache: ``skipped``, by suit (compiled, the
+    # runs of ranks by bits, none for such a row).
+    one_cap = min(sub_cap, 1)
+    if _INDEXED_READS:
+        by_bits = plan.bit_windows[one_cap]
+        for suit in range(4):
+            base = suit * 13
+            bits = presence >> base & _ROW_BITS
+            found_windows = by_bits[suit][bits]
+            if found_windows is None:
+                found_windows = _suit_windows_of(_row_of_bits(bits), plan, base, one_cap, bits)
+            if not found_windows:
                 continue
-            lays, longest = _sequences_of_suit(
-                base, windows, rules, plan, wild_key, min(sub_cap, 1)
-            )
-            found = _store(cache, key, lays, longest)
-        if found is not _NO_MELDS:
-            out.append(found)
+            # The substitutes' number, the suit, its ranks, the lowest bit 1 for a suit.
+            key = numbered | suit << 14 | bits << 1 | 1
+            found = cache.get(key)
+            if found is None:
+                lays, longest = _sequences_of_suit(
+                    base, found_windows, rules, plan, wild_key, one_cap
+                )
+                found = _store(cache, key, lays, longest)
+            if found is not _NO_MELDS:
+                out.append(found)
+    else:
+        present = raw.translate(_PRESENT)
+        for suit in range(4):
+            base = suit * 13
+            row = present[base : base + 13]
+            hopeless = skipped[suit]
+            if row in hopeless:
+                continue
+            # The suit's presence row, the substitutes, and the suit (a key longer than
+            # any rank's).
+            key = row + suit_tails[suit]
+            found = cache.get(key)
+            if found is None:
+                windows = plan.row_windows[one_cap][suit].get(row)
+                if windows is None:
+                    windows = _suit_windows_of(row, plan, base, one_cap)
+                if not windows:
+                    hopeless.add(row)
+                    continue
+                lays, longest = _sequences_of_suit(base, windows, rules, plan, wild_key, one_cap)
+                found = _store(cache, key, lays, longest)
+            if found is not _NO_MELDS:
+                out.append(found)
     if sub_cap > 1:
         # Sequences with two substitutes or more (V7, Z3.4): the general enumerator.
         general: list[Meld] = []
@@ -288,7 +327,7 @@ _NO_MELDS: Final = Part(())
 
 
 def _store(
-    cache: dict[bytes, Part], key: bytes, lays: tuple[LayMeld, ...], longest: int = -1
+    cache: dict[bytes | int, Part], key: bytes | int, lays: tuple[LayMeld, ...], longest: int = -1
 ) -> Part:
     """Cache the part of the melds ``lays`` lay under ``key``, emptying a full cache first
     (``longest``, the cards of the longest meld, worked out here unless given)."""
@@ -336,6 +375,7 @@ class _Plan:
 
     __slots__ = (
         "at_least",
+        "bit_windows",
         "by_code",
         "cache",
         "choices",
@@ -381,7 +421,7 @@ class _Plan:
         #: that rank may be possible, else 0.
         most = sum(rules.copies(CARDS[i]) for i in self.wild_idx)
         self.at_least = tuple(_at_least(max(2, rules.min_meld - subs)) for subs in range(most + 1))
-        self.cache: dict[bytes, Part] = {}
+        self.cache: dict[bytes | int, Part] = {}
         #: The melds of the cached enumerators, each laid by one move, under a key naming
         #: the meld (:func:`_interned`): every part that holds a meld holds the same one.
         self.lays: dict[int, LayMeld] = {}
@@ -420,6 +460,14 @@ class _Plan:
         self.row_windows: tuple[tuple[dict[bytes, Windows], ...], ...] = tuple(
             _by_shape(self.suit_shapes) for _ in range(2)
         )
+        #: The compiled build's :attr:`row_windows` and :attr:`no_runs` in one: for 0 and
+        #: 1 substitutes, by suit, the runs of ranks of each row of ranks in hand met,
+        #: indexed by the row as bits (bit ``r - 1`` for rank ``r``), ``None`` for a row not
+        #: met yet and no runs for a row that can hold no sequence. (Empty in pure Python,
+        #: which keys the tables by the row's bytes.)
+        self.bit_windows: tuple[tuple[list[Windows | None], ...], ...] = (
+            tuple(_lists_by_shape(self.suit_shapes) for _ in range(2)) if _INDEXED_READS else ()
+        )
         #: For each ``wild_key`` met (at most :data:`_SUBSTITUTES_LIMIT`), what
         #: :meth:`held` works out of it; and the same under the counts of the
         #: substitutes as one number, 8 bits each (the compiled build's key).
@@ -443,7 +491,10 @@ class _Plan:
         ranks with that many (:func:`_at_least`); by
         suit, the rows of ranks that can hold no sequence with at most one of them
         (:attr:`no_runs`); the tails of the cache keys, by rank (``None`` for a
-        rank of substitutes, which has no groups, B3.5) and by suit; and ``wild_key``."""
+        rank of substitutes, which has no groups, B3.5) and by suit; ``wild_key``; and
+        a number of its own (:data:`_HELD_NUMBERS`, shifted above the rest of the
+        compiled build's cache keys), which never names other substitutes, even after
+        the tables are emptied."""
         n_wild = sum(wild_key)
         max_subs = self.rules.max_substitutes
         sub_cap = n_wild if max_subs is None or max_subs > n_wild else max_subs
@@ -456,6 +507,7 @@ class _Plan:
             tuple(wild_key + _TAGS[c] if self.groupable[c] else None for c in range(13)),
             tuple(wild_key + _TAGS[base] for base in (0, 13, 26, 39)),
             wild_key,
+            next(_HELD_NUMBERS) << _NUMBER_SHIFT,
         )
         if len(self.substitutes) >= _SUBSTITUTES_LIMIT:
             self.substitutes.clear()
@@ -504,7 +556,8 @@ class _Plan:
 #: What :meth:`_Plan.held` works out of the substitutes in a hand: their number, how
 #: many one meld may take, the cards of a rank a group needs and the table of ranks with
 #: that many, by suit the rows of ranks that hold no sequence, the cache keys' tails by
-#: rank and by suit, and the counts of the substitutes (``wild_key``) themselves.
+#: rank and by suit, the counts of the substitutes (``wild_key``) themselves, and the
+#: number standing for them in the compiled build's cache keys.
 Held = tuple[
     int,
     int,
@@ -514,7 +567,21 @@ Held = tuple[
     tuple[bytes | None, ...],
     tuple[bytes, ...],
     bytes,
+    int,
 ]
+
+#: Numbers the substitutes of hands (:meth:`_Plan.held`), one for each kind met, never
+#: the same twice in a process (``next`` of a count is one step, even under threads).
+_HELD_NUMBERS: Final = itertools.count(1)
+
+#: Where a held's number starts in the compiled build's cache keys: above the 38 bits of
+#: a rank's key (its index and four counts of 8 bits, and the bit telling a rank's from
+#: a suit's), so that a key stays a machine word for the first 2**24 kinds of
+#: substitutes.
+_NUMBER_SHIFT: Final = 38
+
+#: The bits of one suit's row of ranks (13).
+_ROW_BITS: Final = (1 << 13) - 1
 
 
 def _wild_key(raw: bytes, plan: _Plan) -> bytes:
@@ -535,6 +602,19 @@ def _by_shape(shapes: tuple[object, ...]) -> tuple[dict[bytes, Windows], ...]:
     """A new table for each suit, the same one for suits of equal ``shapes``."""
     tables: dict[object, dict[bytes, Windows]] = {}
     return tuple(tables.setdefault(shape, {}) for shape in shapes)
+
+
+def _lists_by_shape(shapes: tuple[object, ...]) -> tuple[list[Windows | None], ...]:
+    """:func:`_by_shape` for :attr:`_Plan.bit_windows`: for each suit a list of a slot
+    for each row of ranks as bits, the same list for suits of equal ``shapes``."""
+    lists: dict[object, list[Windows | None]] = {}
+    return tuple(lists.setdefault(shape, [None] * (_ROW_BITS + 1)) for shape in shapes)
+
+
+def _row_of_bits(bits: int) -> bytes:
+    """The row of ranks (13 bytes, 1 for each rank in hand) of the same ranks as ``bits``
+    (bit ``r - 1`` for rank ``r``)."""
+    return bytes([bits >> r & 1 for r in range(13)])
 
 
 def _few_ranks() -> set[bytes]:
@@ -573,17 +653,32 @@ def _flagged(flags: bytes) -> tuple[int, ...]:
 _FLAGGED: Final[dict[bytes, tuple[int, ...]]] = {}
 
 
-def _group_rank_mask(raw: bytes, need: int) -> int:
+def _hand_bits(raw: bytes, need: int) -> tuple[int, int]:
     """The ranks of which the 53 count bytes ``raw`` hold ``need`` cards or more, all
-    suits together, as bits (bit ``c`` for rank index ``c``): the compiled build's way of
-    :func:`_rank_totals` and its table, whose integer arithmetic on 424 bits, compiled,
-    goes through the interpreter's generic calls (a sixth of the instructions of
-    :func:`parts_and_substitutes`, counted)."""
-    mask = 0
+    suits together, as bits (bit ``c`` for rank index ``c``), and the cards they hold at
+    least one copy of (bit ``i`` for card index ``i`` below 52): the compiled build's way
+    of :func:`_rank_totals` and its table, whose integer arithmetic on 424 bits,
+    compiled, goes through the interpreter's generic calls (a sixth of the instructions
+    of :func:`parts_and_substitutes`, counted), and of ``bytes.translate`` and a slice
+    for each suit."""
+    enough = 0
+    present = 0
     for c in range(13):
-        if raw[c] + raw[c + 13] + raw[c + 26] + raw[c + 39] >= need:
-            mask |= 1 << c
-    return mask
+        clubs = raw[c]
+        diamonds = raw[c + 13]
+        hearts = raw[c + 26]
+        spades = raw[c + 39]
+        if clubs + diamonds + hearts + spades >= need:
+            enough |= 1 << c
+        if clubs:
+            present |= 1 << c
+        if diamonds:
+            present |= 1 << (c + 13)
+        if hearts:
+            present |= 1 << (c + 26)
+        if spades:
+            present |= 1 << (c + 39)
+    return enough, present
 
 
 def _masked(mask: int) -> tuple[int, ...]:
@@ -596,11 +691,12 @@ def _masked(mask: int) -> tuple[int, ...]:
 _MASKED: Final[dict[int, tuple[int, ...]]] = {}
 
 #: Whether :func:`parts_and_substitutes` reads a hand's bytes one by one, for the ranks
-#: with cards enough for a group (:func:`_group_rank_mask`) and for the counts of its
-#: substitutes (a number keying :attr:`_Plan.by_code`): compiled, reading a byte by index
-#: is a few machine instructions. In pure Python each is a step of the interpreter, and
-#: a few operations on one integer (:func:`_rank_totals`) and two slices
-#: (:func:`_wild_key`) do it faster.
+#: with cards enough for a group and the ranks held in each suit (:func:`_hand_bits`),
+#: for the counts of its substitutes (a number keying :attr:`_Plan.by_code`) and for the
+#: cache keys of its ranks, and keys its parts by numbers: compiled, reading a byte by
+#: index is a few machine instructions, and a number's hash is the number. In pure
+#: Python each read is a step of the interpreter, and a few operations on one integer
+#: (:func:`_rank_totals`), a translation and slices of bytes do it faster.
 _INDEXED_READS: Final = is_compiled(_flagged)
 
 
@@ -634,6 +730,9 @@ def clear_tables() -> None:
         for by_suit_rows in plan.row_windows:
             for table in by_suit_rows:
                 table.clear()
+        for by_suit_bits in plan.bit_windows:
+            for slots in by_suit_bits:
+                slots[:] = [None] * len(slots)
     _FLAGGED.clear()
     _MASKED.clear()
     for cached in (
@@ -968,13 +1067,19 @@ def _sequences_of_suit(
     return tuple(out), longest
 
 
-def _suit_windows_of(present: bytes, plan: _Plan, base: int, sub_cap: int) -> Windows:
+def _suit_windows_of(
+    present: bytes, plan: _Plan, base: int, sub_cap: int, bits: int = -1
+) -> Windows:
     """:func:`_row_windows` of the ranks ``present`` in the suit whose first card index
     is ``base``, with that suit's limits from the rule set's ``plan``, kept in the plan's
-    :attr:`~_Plan.row_windows` (where :func:`parts_and_substitutes` looks first)."""
+    :attr:`~_Plan.row_windows` (where :func:`parts_and_substitutes` looks), or, given
+    the same ranks as ``bits``, in its :attr:`~_Plan.bit_windows` (the compiled build's)."""
     suit = base // 13
     _, drop_two, ace_low, min_len, max_len, lowest, highest = plan.suit_shapes[suit]
     found = _row_windows(present, sub_cap, drop_two, ace_low, min_len, max_len, lowest, highest)
+    if bits >= 0:
+        plan.bit_windows[sub_cap][suit][bits] = found
+        return found
     table = plan.row_windows[sub_cap][suit]
     if len(table) >= _ROWS_LIMIT:
         table.clear()
