@@ -943,6 +943,7 @@ def test_clear_tables_empties_what_a_process_keeps_and_changes_no_meld(rules: Ru
     assert kept_by_plans() == (0, 0, 0)
     assert all(not plan.cache and not plan.lays and not plan.substitutes for plan in plans)
     assert all(not plan.by_code for plan in plans)
+    assert all(ranks is None for ranks in enumeration._MASKED)
     # The rows known to hold no sequence are back to those of fewer than two ranks (B3.3).
     few = {bytes(13)} | {bytes(1 if r == k else 0 for r in range(13)) for k in range(13)}
     assert all(rows == few for plan in plans for by_suit in plan.no_runs for rows in by_suit)

@@ -169,7 +169,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
         # The ranks with enough cards for a group (most have too few), as the tuple of
         # their indices, found from a byte per rank (1 for enough) or, compiled, a bit.
         if _INDEXED_READS:
-            ranks = _MASKED.get(enough_bits)
+            ranks = _MASKED[enough_bits]
             if ranks is None:
                 ranks = _masked(enough_bits)
         else:
@@ -209,8 +209,8 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
     # substitutes (most suits of a hand, those with fewer than two ranks among them) are
     # known without a key or a look-up in the cache: ``skipped``, by suit (compiled, the
     # runs of ranks by bits, none for such a row).
-    one_cap = min(sub_cap, 1)
     if _INDEXED_READS:
+        one_cap = min(sub_cap, 1)
         by_bits = plan.bit_windows[one_cap]
         for suit in range(4):
             base = suit * 13
@@ -243,6 +243,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
             key = row + suit_tails[suit]
             found = cache.get(key)
             if found is None:
+                one_cap = min(sub_cap, 1)
                 windows = plan.row_windows[one_cap][suit].get(row)
                 if windows is None:
                     windows = _suit_windows_of(row, plan, base, one_cap)
@@ -687,8 +688,9 @@ def _masked(mask: int) -> tuple[int, ...]:
     return found
 
 
-#: :func:`_masked` of each mask met: 8,192 at most.
-_MASKED: Final[dict[int, tuple[int, ...]]] = {}
+#: :func:`_masked` of each mask met, indexed by the mask (``None`` for one not met yet):
+#: read by index, a compiled build's few instructions, where a dict hashes and compares.
+_MASKED: Final[list[tuple[int, ...] | None]] = [None] * (_ROW_BITS + 1)
 
 #: Whether :func:`parts_and_substitutes` reads a hand's bytes one by one, for the ranks
 #: with cards enough for a group and the ranks held in each suit (:func:`_hand_bits`),
@@ -734,7 +736,7 @@ def clear_tables() -> None:
             for slots in by_suit_bits:
                 slots[:] = [None] * len(slots)
     _FLAGGED.clear()
-    _MASKED.clear()
+    _MASKED[:] = [None] * len(_MASKED)
     for cached in (
         _sub_multisets,
         _suit_windows,
