@@ -406,14 +406,16 @@ class Deal:
                 raise IllegalMoveError(
                     f"illegal move {excerpt(given)}: {error}", rule=error.rule
                 ) from None
-        elif not isinstance(move, Move):
-            raise TypeError(f"a move is a Move or its text, got {type(move).__name__}")
         position = self._position
         memo = self._memo
         if memo is not None and memo[0] is position:
             for listed in memo[1]:
                 if listed is move:  # the usual case: a move taken from legal_moves()
                     return move
+        # (Only then the type: a listed move is a Move. Compiled, isinstance() of Move, a
+        # class of another module, looks the name up and asks the interpreter.)
+        if not isinstance(move, Move):
+            raise TypeError(f"a move is a Move or its text, got {type(move).__name__}")
         refuse_base_move(move)
         engine = self._engine
         adopted = engine.adopt(move)
