@@ -921,6 +921,49 @@ def test_V6_player_counts() -> None:
         assert len(deal.stock) == pack - 11 * players - 11 * packets - 1
 
 
+def test_V6_player_counts_from_the_fixed_field_names() -> None:
+    # A program that builds V6 from players and teams alone (the field names API.md
+    # fixes) gets V6: a reserve for each player alone or each pair, and for six players a
+    # third deck and two more jokers (162 cards). Only pass_limit keeps B4.4's 4.
+    for players, teams, pack, packets in ((2, 2, 108, 2), (3, 3, 108, 3), (6, 3, 162, 3)):
+        rules = BIRIBA.evolve(players=players, teams=teams)
+        deal = Deal.new(rules, seed=4)
+        assert (rules.players, rules.teams, rules.pack_size) == (players, teams, pack)
+        assert rules.reserve_count == len(deal.reserves) == packets
+        assert all(deal.hand_size(s) == 11 for s in range(players))
+        assert len(deal.stock) == pack - 11 * players - 11 * packets - 1
+        assert rules.pass_limit == 4
+        preset = {2: "biriba-2", 3: "biriba-3", 6: "biriba-6"}[players]
+        assert rules == RuleSet.named(preset).evolve(name="biriba", pass_limit=4)
+    # Three players, each with a reserve of their own: the third player receives one too
+    # (B5.1), where a pair's two reserves would have left none.
+    three = BIRIBA.evolve(players=3, teams=3)
+    deal = deal_at(
+        rules=three,
+        dealer=1,
+        to_move=2,
+        hands={2: "5C 6C 7C KS"},
+        # A biriba each (B5.2): the first two players have received their reserves.
+        melds=(["3S 4S 5S 6S 7S 8S 9S"], ["3D 4D 5D 6D 7D 8D 9D"], ["3H 4H 5H 6H 7H 8H 9H"]),
+        received=(True, True, False),
+    )
+    assert len(deal.reserves) == 1
+    deal.play("meld 5C 6C 7C")
+    deal.play("discard KS")  # B5.4: the discard empties the hand, the reserve is received
+    assert deal.reserve_received(2) and not deal.reserves and deal.hand_size(2) == 11
+    # From six players back to four: Biriba's pack again, and two reserves.
+    back = RuleSet.named("biriba-6").evolve(players=4, teams=2)
+    assert (back.pack_size, back.reserve_count) == (108, 2)
+    # What is given is kept; what was not one per team, or not Biriba's pack, stays.
+    given = BIRIBA.evolve(players=6, teams=3, decks=2, jokers=4, reserve_count=2)
+    assert (given.pack_size, given.reserve_count) == (108, 2)
+    no_reserves = BIRIBA.evolve(reserve_count=0).evolve(players=3, teams=3)
+    assert no_reserves.reserve_count == 0
+    # Buraco keeps its 106 cards and its two mortos whatever the players (Z1.2, Z2.1).
+    six = BURACO.evolve(players=6, teams=3)
+    assert (six.pack_size, six.reserve_count) == (106, 2)
+
+
 def test_V7_two_substitutes_per_meld() -> None:
     two = BIRIBA.evolve(name="two-subs", max_substitutes=2)
     meld = Meld.parse("3H JK 5H 2C 7H", two)

@@ -112,6 +112,13 @@ MAX_DECKS: Final = 16
 MAX_JOKERS: Final = 64
 
 
+#: V6: six players play Biriba with a third deck and two more jokers, ``(decks, jokers)``
+#: (162 cards) in place of B1.2's pack.
+_SIX_PLAYERS: Final = 6
+_BIRIBA_PACK: Final = (2, 4)
+_SIX_PLAYER_PACK: Final = (3, 6)
+
+
 def _pack_size(decks: int, jokers: int) -> int:
     """The cards of a pack of ``decks`` standard decks and ``jokers`` jokers (B1.2)."""
     return 52 * decks + jokers
@@ -145,9 +152,10 @@ def _at_most(
 
 
 def check_number(value: object, kind: str, count: int, rules: RuleSet | None = None) -> int:
-    """``value`` if it is a ``kind`` (seat or team) number in ``0..count - 1`` (B1.1, or
-    Z1.1 under Buraco ``rules``, see :func:`cited`): else :class:`TypeError` (not an int)
-    or :class:`~biriba.BiribaError`."""
+    """``value`` as a plain ``int`` (an ``IntEnum`` member gives its number) if it is a
+    ``kind`` (seat or team) number in ``0..count - 1`` (B1.1, or Z1.1 under Buraco
+    ``rules``, see :func:`cited`): else :class:`TypeError` (not an int) or
+    :class:`~biriba.BiribaError`."""
     if not _is_int(value):
         raise TypeError(f"a {kind} is an int, got {type(value).__name__}")
     if not 0 <= value < count:
@@ -155,7 +163,7 @@ def check_number(value: object, kind: str, count: int, rules: RuleSet | None = N
         raise BiribaError(
             f"{kind} {excerpt(value)} is out of range 0..{count - 1} ({rule})", rule=rule
         )
-    return value
+    return int(value)
 
 
 def _three_or_more(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -586,6 +594,13 @@ class RuleSet:
     def evolve(self, **changes: object) -> RuleSet:
         """A copy with some fields changed: ``BIRIBA.evolve(name="mine", groups=False)``.
 
+        Under Biriba's rules a new ``players`` or ``teams`` brings what V6 ties to them,
+        unless given too: a reserve for each team (``reserve_count``, when the rule set
+        had one per team) and, for six players, a third deck and two more jokers (162
+        cards, when the rule set had Biriba's pack; back to 108 from six players).
+        ``BIRIBA.evolve(players=3, teams=3)`` is three players each with a reserve.
+        Nothing else follows: ``pass_limit`` stays 4 (B4.4) unless given.
+
         A name that is no field raises :class:`TypeError` naming it (as for any unknown
         keyword), a value the rules forbid :class:`~biriba.BiribaError`."""
         for key in changes:
@@ -594,7 +609,27 @@ class RuleSet:
                     f"RuleSet.evolve: a rule set has no field {key[:40]!r} (its fields are "
                     f"the keys of RuleSet.to_dict(); see docs/rulesets.rst)"
                 )
+        if "players" in changes or "teams" in changes:
+            changes = {**self._seats_bring(changes), **changes}
         return attrs.evolve(self, **changes)  # type: ignore[arg-type]
+
+    def _seats_bring(self, changes: Mapping[str, object]) -> dict[str, object]:
+        """V6: the fields that follow a new ``players`` or ``teams`` in ``changes`` under
+        Biriba's rules (:meth:`evolve`). Buraco keeps its pack and its two mortos whatever
+        the players (Z1.2, Z2.1)."""
+        if changes.get("family", self.family) != "biriba":
+            return {}
+        players = changes.get("players", self.players)
+        teams = changes.get("teams", self.teams)
+        brought: dict[str, object] = {}
+        if self.reserve_count == self.teams:  # B5.1: one reserve per team
+            brought["reserve_count"] = teams
+        pack = (self.decks, self.jokers)
+        if players == _SIX_PLAYERS and self.players != _SIX_PLAYERS and pack == _BIRIBA_PACK:
+            brought["decks"], brought["jokers"] = _SIX_PLAYER_PACK
+        elif players != _SIX_PLAYERS and self.players == _SIX_PLAYERS and pack == _SIX_PLAYER_PACK:
+            brought["decks"], brought["jokers"] = _BIRIBA_PACK
+        return brought
 
     @property
     def is_preset(self) -> bool:
