@@ -180,6 +180,25 @@ def test_B1_1_a_seat_out_of_range_has_no_team() -> None:
         team_of(1, "biriba")  # type: ignore[arg-type]
 
 
+def test_an_int_enum_given_for_a_number_counts_as_its_number() -> None:
+    """``Suit.HEARTS`` is the int 2 to Python: given for a meld's index or a dealer it
+    is read as 2 and kept as a plain int, so that the move's text names the number and
+    reads back (it wrote ``add H 5H``). A bool is still refused."""
+    from biriba import AddToMeld, Card, Suit
+
+    five = Card.parse("5H")
+    move = AddToMeld(Suit.HEARTS, five)
+    assert type(move.index) is int and str(move) == "add 2 5H"
+    assert Move.parse(str(move)) == move == AddToMeld(2, five)
+    deal = Deal.new(seed=1, dealer=Suit.HEARTS)
+    assert type(deal.dealer) is int and deal.to_dict() == Deal.new(seed=1, dealer=2).to_dict()
+    assert deal.hand(Suit.HEARTS) == deal.hand(2)
+    with pytest.raises(TypeError, match="must be an int, got bool"):
+        AddToMeld(True, five)
+    with pytest.raises(TypeError):
+        Deal.new(seed=1, dealer=True)
+
+
 def test_seeds_and_deal_counts_past_any_real_value_are_refused() -> None:
     """An int seed of more than 1,000 digits could not be written out (records, a
     match's deal seeds), nor a count of deals played past 10**9."""

@@ -199,7 +199,7 @@ class Deal:
         """
         check_rules(rules)
         check_seed(seed)
-        _check_seat(dealer, rules)
+        dealer = _check_seat(dealer, rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         pack = list(full_pack(rules))
@@ -214,7 +214,7 @@ class Deal:
         (a game framework's chance nodes). Raises :class:`~biriba.BiribaError` (B1.2)
         unless ``pack`` holds exactly the cards of :func:`~biriba.full_pack`."""
         check_rules(rules)
-        _check_seat(dealer, rules)
+        dealer = _check_seat(dealer, rules)
         cards = list(pack)
         for card in cards:
             if not isinstance(card, Card):

@@ -192,6 +192,15 @@ def _check_card(instance: object, attribute: attrs.Attribute[Card], value: Card)
         raise TypeError(f"{attribute.name} must be a Card, got {type(value).__name__}")
 
 
+def _plain_int(value: int) -> int:
+    """An ``int`` of a subclass (an ``IntEnum`` member such as ``Suit.HEARTS``) as a plain
+    ``int``, so that the move's text names the number and reads back; anything else as it
+    is, for the validator to judge (a ``bool`` included, which it refuses)."""
+    if isinstance(value, int) and type(value) is not int and not isinstance(value, bool):
+        return int(value)
+    return value
+
+
 def _check_index(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{attribute.name} must be an int, got {type(value).__name__}")
@@ -243,7 +252,7 @@ class AddToMeld(Move):
 
     keyword: ClassVar[str] = "add"
     #: The meld's index in ``deal.melds(team)``.
-    index: int = attrs.field(validator=_check_index)
+    index: int = attrs.field(converter=_plain_int, validator=_check_index)
     #: The card added.
     card: Card = attrs.field(validator=_check_card)
     #: The resulting meld where the card has a choice, else ``None``.
