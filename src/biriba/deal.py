@@ -134,7 +134,8 @@ class Deal:
         "_earlier",
         "_engine",
         "_history",
-        "_memo",
+        "_listed",
+        "_listed_at",
         "_position",
         "_seed",
         "_start",
@@ -147,7 +148,10 @@ class Deal:
     _position: Position
     _earlier: list[Position]
     _history: list[Move]
-    _memo: tuple[Position, tuple[Move, ...]] | None
+    #: The legal moves last listed, and the position they were listed at (``None`` for
+    #: none): two slots, not a pair, so that listing them makes no tuple.
+    _listed_at: Position | None
+    _listed: tuple[Move, ...]
     _seed: int | str | None
     _start: dict[str, Any] | None
 
@@ -165,19 +169,22 @@ class Deal:
         position: Position,
         earlier: list[Position],
         history: list[Move],
-        memo: tuple[Position, tuple[Move, ...]] | None,
+        listed_at: Position | None,
+        listed: tuple[Move, ...],
         seed: int | str | None,
         start: dict[str, Any] | None,
     ) -> Deal:
         """The one constructor: a deal at ``position``, after the moves of ``history``
-        from the positions of ``earlier`` (its undo stack, possibly shorter)."""
+        from the positions of ``earlier`` (its undo stack, possibly shorter), the legal
+        moves ``listed`` at ``listed_at`` already known."""
         deal = _new_deal(cls)
         deal.rules = engine.rules
         deal._engine = engine
         deal._position = position
         deal._earlier = earlier
         deal._history = history
-        deal._memo = memo
+        deal._listed_at = listed_at
+        deal._listed = listed
         deal._seed = seed
         deal._start = start
         return deal
@@ -205,7 +212,7 @@ class Deal:
         pack = list(full_pack(rules))
         shuffle(pack, random.Random(seed))
         engine = engine_for(rules)
-        return cls._at(engine, engine.first_position(pack, dealer), [], [], None, seed, None)
+        return cls._at(engine, engine.first_position(pack, dealer), [], [], None, (), seed, None)
 
     @classmethod
     def from_pack(cls, pack: Iterable[Card], rules: RuleSet = BIRIBA, *, dealer: int = 0) -> Deal:
@@ -228,7 +235,7 @@ class Deal:
         engine = engine_for(rules)
         position = engine.first_position(cards, dealer)
         start = position_to_dict(position, rules)
-        return cls._at(engine, position, [], [], None, None, start)
+        return cls._at(engine, position, [], [], None, (), None, start)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rules: RuleSet | None = None) -> Deal:
@@ -246,7 +253,7 @@ class Deal:
         # The moves the check found, remembered as legal_moves() would remember them: a
         # program that reads a position and then lists or checks its moves (a search
         # under an entry minimum, V3, can take seconds) does not find them twice.
-        return cls._at(engine_for(rules), position, [], [], (position, moves), None, start)
+        return cls._at(engine_for(rules), position, [], [], position, moves, None, start)
 
     def copy(self) -> Deal:
         """An independent copy, history included; cheap enough to call per search node."""
@@ -255,7 +262,8 @@ class Deal:
             self._position,
             self._earlier.copy(),
             self._history.copy(),
-            self._memo,
+            self._listed_at,
+            self._listed,
             self._seed,
             self._start,
         )
@@ -389,11 +397,11 @@ class Deal:
         in its full form (``add 0 5H -> 4H 5H 6H 7H JK``), otherwise in the short form.
         """
         position = self._position
-        memo = self._memo
-        if memo is not None and memo[0] is position:
-            return memo[1]
+        if self._listed_at is position:
+            return self._listed
         listed = self._engine.legal_moves(position)
-        self._memo = (position, listed)
+        self._listed_at = position
+        self._listed = listed
         return listed
 
     def _checked(self, move: Move | str) -> Move:
@@ -407,9 +415,8 @@ class Deal:
                     f"illegal move {excerpt(given)}: {error}", rule=error.rule
                 ) from None
         position = self._position
-        memo = self._memo
-        if memo is not None and memo[0] is position:
-            for listed in memo[1]:
+        if self._listed_at is position:
+            for listed in self._listed:
                 if listed is move:  # the usual case: a move taken from legal_moves()
                     return move
         # (Only then the type: a listed move is a Move. Compiled, isinstance() of Move, a
@@ -981,7 +988,7 @@ class PlayerView:
             bonus_suit=self.bonus_suit,
             opening=self.opening,
         )
-        return Deal._at(engine_for(rules), position, [], list(self.history), None, None, None)
+        return Deal._at(engine_for(rules), position, [], list(self.history), None, (), None, None)
 
 
 def ending(deal: Deal) -> str:

@@ -1647,7 +1647,7 @@ def addition_moves(meld: Meld, i: int, idx: int) -> tuple[AddToMeld, ...]:
     return found
 
 
-def _short_addition(key: int) -> tuple[AddToMeld]:
+def _short_addition(key: int) -> tuple[AddToMeld, ...]:
     """The move adding a card to a meld in its short form, as the one move of
     :func:`addition_moves` where the card has one place: ``key`` is ``i << 6 | idx``, the
     meld's place on the table and the card's index. It depends on nothing else, so every
@@ -1660,7 +1660,9 @@ def _short_addition(key: int) -> tuple[AddToMeld]:
 
 
 #: The short-form additions made by :func:`_short_addition`, under ``i << 6 | idx``.
-_SHORT_ADDITIONS: Final[dict[int, tuple[AddToMeld]]] = {}
+#: (Typed as tuples of any length: compiled, a ``tuple[AddToMeld]`` is unpacked when read
+#: and a new tuple made wherever it is kept, one for each meld and card.)
+_SHORT_ADDITIONS: Final[dict[int, tuple[AddToMeld, ...]]] = {}
 
 
 #: How many rule sets' engines are kept; past that the one built first is dropped.

@@ -89,7 +89,7 @@ class Meld:
     _subs: tuple[int, ...]
     _hash: int
     _ext: dict[int, Meld | tuple[Meld, ...]] | None
-    _addable: tuple[tuple[int, ...], tuple[int, ...]] | None
+    _addable: Candidates | None
     _memo: dict[int, Any] | None
     _points: int
     _bonus: int
@@ -356,7 +356,7 @@ class Meld:
             both = self._find_candidates()
         return both[1]
 
-    def _find_candidates(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _find_candidates(self) -> Candidates:
         """Work out and keep :meth:`candidate_indices` and
         :meth:`natural_candidate_indices`, both at once, as one pair shared by the melds
         of one shape (in one slot: a slot more makes every meld 8 bytes larger)."""
@@ -427,8 +427,10 @@ class Meld:
 
 
 #: ``(i,)`` for each place ``i`` a substitute can hold: one tuple object each, shared by
-#: every meld with one substitute there (fewer objects for the garbage collector).
-ONE_PLACE: Final = tuple((i,) for i in range(16))
+#: every meld with one substitute there (fewer objects for the garbage collector). Typed
+#: as tuples of any length: compiled, a ``tuple[int]`` is unpacked when read and a new
+#: tuple made wherever it is kept, so that nothing would be shared.
+ONE_PLACE: Final[tuple[tuple[int, ...], ...]] = tuple((i,) for i in range(16))
 
 
 def _unpickle(text: str, rules: RuleSet) -> Meld:
@@ -640,9 +642,10 @@ def clear_tables() -> None:
 #: its substitutes' places.
 Shape = tuple[int, int, int, int, tuple[int, ...]]
 
-#: The candidates of a shape: :meth:`Meld.candidate_indices` and
-#: :meth:`Meld.natural_candidate_indices`.
-Candidates = tuple[tuple[int, ...], tuple[int, ...]]
+#: The candidates of a shape, a pair: :meth:`Meld.candidate_indices` and
+#: :meth:`Meld.natural_candidate_indices`. (Typed as a tuple of any length: compiled, a
+#: pair's type is unpacked when read and a new pair made for each meld that keeps it.)
+Candidates = tuple[tuple[int, ...], ...]
 
 #: The pairs of :func:`_candidates` worked out, by rule set, then by shape of meld (at
 #: most :data:`_CANDIDATES_LIMIT` of each rule set, :data:`_CANDIDATE_RULES_LIMIT` rule
@@ -752,8 +755,10 @@ _GROUP_PLACES: Final = tuple(
 
 
 #: The ends a card may go to, ``at_low`` first (:func:`_grown`): both, and for a natural
-#: card those whose rank it has, by (fits the low end, fits the high end).
-_BOTH_ENDS: Final = (True, False)
+#: card those whose rank it has, by (fits the low end, fits the high end). (Typed as a
+#: tuple of any length, as :data:`ONE_PLACE` is, so that the compiled build reads the one
+#: object instead of making a new pair at each use.)
+_BOTH_ENDS: Final[tuple[bool, ...]] = (True, False)
 _ENDS: Final[dict[tuple[bool, bool], tuple[bool, ...]]] = {
     (True, True): _BOTH_ENDS,
     (True, False): (True,),
