@@ -184,7 +184,7 @@ def test_an_int_enum_given_for_a_number_counts_as_its_number() -> None:
     """``Suit.HEARTS`` is the int 2 to Python: given for a meld's index or a dealer it
     is read as 2 and kept as a plain int, so that the move's text names the number and
     reads back (it wrote ``add H 5H``). A bool is still refused."""
-    from biriba import AddToMeld, Card, Suit
+    from biriba import BIRIBA, AddToMeld, Card, Suit, full_pack, team_of
 
     five = Card.parse("5H")
     move = AddToMeld(Suit.HEARTS, five)
@@ -195,8 +195,26 @@ def test_an_int_enum_given_for_a_number_counts_as_its_number() -> None:
     assert deal.hand(Suit.HEARTS) == deal.hand(2)
     with pytest.raises(TypeError, match="must be an int, got bool"):
         AddToMeld(True, five)
-    with pytest.raises(TypeError):
-        Deal.new(seed=1, dealer=True)
+    # A bool is refused wherever a seat, a team or a card's index is given, in both builds
+    # (compiled, a parameter declared int took True as 1).
+    for call in (
+        lambda: Deal.new(seed=1, dealer=True),
+        lambda: Deal.from_pack(full_pack(BIRIBA), dealer=False),
+        lambda: deal.hand(True),
+        lambda: deal.hand_size(True),
+        lambda: deal.known_cards(True),
+        lambda: deal.view(True),
+        lambda: deal.team_of(True),
+        lambda: team_of(True),
+        lambda: deal.melds(False),
+        lambda: deal.reserve_received(True),
+        lambda: deal.reserve_unactivated(True),
+        lambda: Card.from_index(True),
+    ):
+        with pytest.raises(TypeError, match="must be an int, got bool"):
+            call()
+    assert deal.view(Suit.HEARTS).seat == 2 and type(deal.view(Suit.HEARTS).seat) is int
+    assert Card.from_index(Suit.HEARTS) == Card.from_index(2)
 
 
 def test_seeds_and_deal_counts_past_any_real_value_are_refused() -> None:
@@ -296,7 +314,7 @@ def test_a_view_built_by_hand_with_fields_of_the_wrong_type_is_refused() -> None
     ):
         with pytest.raises(BiribaError):
             attrs.evolve(view, **changes)
-    with pytest.raises(TypeError, match=r"a dealer is an int|int object expected"):
+    with pytest.raises(TypeError, match=r"a dealer must be an int|int object expected"):
         attrs.evolve(view, dealer=None)  # type: ignore[arg-type]
     assert attrs.evolve(view) == view
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from typing import Final, Self
+from typing import Final, Self, SupportsIndex
 
 from biriba.display import picture
 from biriba.errors import BiribaError, NotationError
-from biriba.limits import check_text, excerpt
+from biriba.limits import check_text, excerpt, whole_number
 from biriba.native import is_compiled
 
 __all__ = [
@@ -186,13 +186,13 @@ class Card:
         return _INTERNED[JOKER_INDEX]
 
     @classmethod
-    def from_index(cls, index: int) -> Card:
-        """Return the card with the given :attr:`index` (0..52)."""
-        if isinstance(index, bool) or not isinstance(index, int):
-            raise TypeError(f"a card index is an int, got {type(index).__name__}")
-        if not 0 <= index < DISTINCT_CARDS:
-            raise NotationError(f"card index {excerpt(index)} is out of range 0..52")
-        return _INTERNED[index]
+    def from_index(cls, index: SupportsIndex) -> Card:
+        """Return the card with the given :attr:`index` (0..52): an ``int`` or any integer
+        type, but not a ``bool``."""
+        number = whole_number(index, "a card index")
+        if not 0 <= number < DISTINCT_CARDS:
+            raise NotationError(f"card index {excerpt(number)} is out of range 0..52")
+        return _INTERNED[number]
 
     @classmethod
     def parse(cls, text: str) -> Card:

@@ -39,7 +39,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from itertools import chain
-from typing import Any, Final, Self, TypeVar
+from typing import Any, Final, Self, SupportsIndex, TypeVar
 
 import attrs
 
@@ -76,7 +76,7 @@ from biriba.scoring import DealScore, team_score_unchecked
 __all__ = ["Deal", "Phase", "PlayerView", "team_of"]
 
 
-def team_of(seat: int, rules: RuleSet = BIRIBA) -> int:
+def team_of(seat: SupportsIndex, rules: RuleSet = BIRIBA) -> int:
     """The team of ``seat``: ``seat % teams`` (B1.1: seats 0 and 2 are team 0)."""
     check_rules(rules)
     return rules.team_of(seat)
@@ -192,7 +192,11 @@ class Deal:
     # ================================================================ building
     @classmethod
     def new(
-        cls, rules: RuleSet = BIRIBA, *, seed: int | str | None = None, dealer: int = 0
+        cls,
+        rules: RuleSet = BIRIBA,
+        *,
+        seed: int | str | None = None,
+        dealer: SupportsIndex = 0,
     ) -> Deal:
         """Shuffle with ``random.Random(seed)`` and deal by B2.
 
@@ -206,16 +210,19 @@ class Deal:
         """
         check_rules(rules)
         check_seed(seed)
-        dealer = _check_seat(dealer, rules)
+        first_dealer = _check_seat(dealer, rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         pack = list(full_pack(rules))
         shuffle(pack, random.Random(seed))
         engine = engine_for(rules)
-        return cls._at(engine, engine.first_position(pack, dealer), [], [], None, (), seed, None)
+        position = engine.first_position(pack, first_dealer)
+        return cls._at(engine, position, [], [], None, (), seed, None)
 
     @classmethod
-    def from_pack(cls, pack: Iterable[Card], rules: RuleSet = BIRIBA, *, dealer: int = 0) -> Deal:
+    def from_pack(
+        cls, pack: Iterable[Card], rules: RuleSet = BIRIBA, *, dealer: SupportsIndex = 0
+    ) -> Deal:
         """Deal ``pack``, the rule set's whole pack in the order it leaves the shuffle, by
         B2 as :meth:`new` deals its shuffled pack: for a program that shuffles by itself
         (a game framework's chance nodes). Raises :class:`~biriba.BiribaError` (B1.2)
@@ -301,15 +308,15 @@ class Deal:
         """The seat to act, ``None`` once the deal is over."""
         return self._position.to_move
 
-    def team_of(self, seat: int) -> int:
+    def team_of(self, seat: SupportsIndex) -> int:
         """The team of ``seat`` (B1.1)."""
         return team_of(seat, self.rules)
 
-    def hand(self, seat: int) -> tuple[Card, ...]:
+    def hand(self, seat: SupportsIndex) -> tuple[Card, ...]:
         """The cards in ``seat``'s hand, sorted (clubs, diamonds, hearts, spades, jokers)."""
         return cards_of(self._position.hands[_check_seat(seat, self.rules)])
 
-    def hand_size(self, seat: int) -> int:
+    def hand_size(self, seat: SupportsIndex) -> int:
         """How many cards ``seat`` holds."""
         return size_of(self._position.sizes, _check_seat(seat, self.rules))
 
@@ -328,15 +335,15 @@ class Deal:
         """The reserve packets not yet received, the next one to be given first."""
         return self._position.reserves
 
-    def melds(self, team: int) -> tuple[Meld, ...]:
+    def melds(self, team: SupportsIndex) -> tuple[Meld, ...]:
         """The melds of ``team``, in the order they were laid (indices of :class:`AddToMeld`)."""
         return self._position.melds[_check_team(team, self.rules)]
 
-    def reserve_received(self, team: int) -> bool:
+    def reserve_received(self, team: SupportsIndex) -> bool:
         """Whether ``team`` has received its reserve (B5.1), activated or not."""
         return self._position.received[_check_team(team, self.rules)]
 
-    def reserve_unactivated(self, team: int) -> int | None:
+    def reserve_unactivated(self, team: SupportsIndex) -> int | None:
         """The seat of ``team`` that received the reserve by its final discard and has not
         had its next turn yet (B5.4), else ``None``."""
         return self._position.unactivated[_check_team(team, self.rules)]
@@ -352,7 +359,7 @@ class Deal:
         ``None``: with :attr:`seed` and :attr:`history` it is what a record needs."""
         return None if self._start is None else copy.deepcopy(self._start)
 
-    def known_cards(self, seat: int) -> tuple[Card, ...]:
+    def known_cards(self, seat: SupportsIndex) -> tuple[Card, ...]:
         """The cards ``seat`` is publicly known to hold: taken with the discard pile and
         not melded or discarded since (a card played counts against a known copy)."""
         return cards_of(self._position.known[_check_seat(seat, self.rules)])
@@ -513,23 +520,21 @@ class Deal:
         return self._history.pop()
 
     # ================================================================ views
-    def view(self, seat: int) -> PlayerView:
+    def view(self, seat: SupportsIndex) -> PlayerView:
         """What ``seat`` may know of the deal, and nothing more (see :class:`PlayerView`)."""
-        seat = _check_seat(seat, self.rules)
+        me = _check_seat(seat, self.rules)
         position = self._position
         rules = self.rules
-        known = tuple(
-            () if s == seat else cards_of(position.known[s]) for s in range(rules.players)
-        )
+        known = tuple(() if s == me else cards_of(position.known[s]) for s in range(rules.players))
         token = _FROM_A_DEAL.set(True)  # its fields are of the right types
         try:
             return PlayerView(
                 rules=rules,
-                seat=seat,
+                seat=me,
                 dealer=position.dealer,
                 phase=position.phase,
                 to_move=position.to_move,
-                hand=cards_of(position.hands[seat]),
+                hand=cards_of(position.hands[me]),
                 hand_sizes=tuple(size_of(position.sizes, s) for s in range(rules.players)),
                 stock_size=len(position.stock),
                 discard_pile=position.pile,
@@ -543,7 +548,7 @@ class Deal:
                 known=known,
                 history=tuple(self._history),
                 redraw_open=position.redraw is not None,
-                redraw=position.redraw if seat == position.seat else None,
+                redraw=position.redraw if me == position.seat else None,
                 last_turn=position.last_turn,
                 bonus_suit=position.bonus_suit,
                 opening=position.opening,

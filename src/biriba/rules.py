@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from operator import mul
-from typing import Final, TypeGuard
+from typing import Final, SupportsIndex, TypeGuard
 
 import attrs
 
@@ -25,7 +25,7 @@ from biriba.cards import (
     Counts,
 )
 from biriba.errors import BiribaError
-from biriba.limits import excerpt
+from biriba.limits import excerpt, whole_number
 
 __all__ = [
     "BIRIBA",
@@ -152,18 +152,17 @@ def _at_most(
 
 
 def check_number(value: object, kind: str, count: int, rules: RuleSet | None = None) -> int:
-    """``value`` as a plain ``int`` (an ``IntEnum`` member gives its number) if it is a
-    ``kind`` (seat or team) number in ``0..count - 1`` (B1.1, or Z1.1 under Buraco
-    ``rules``, see :func:`cited`): else :class:`TypeError` (not an int) or
-    :class:`~biriba.BiribaError`."""
-    if not _is_int(value):
-        raise TypeError(f"a {kind} is an int, got {type(value).__name__}")
-    if not 0 <= value < count:
+    """``value`` as a plain ``int`` if it is a ``kind`` (seat or team) number in
+    ``0..count - 1`` (B1.1, or Z1.1 under Buraco ``rules``, see :func:`cited`): any integer
+    type (NumPy's, an ``IntEnum`` member, which gives its number) but a ``bool``; else
+    :class:`TypeError` (not a whole number) or :class:`~biriba.BiribaError`."""
+    number = whole_number(value, f"a {kind}")
+    if not 0 <= number < count:
         rule = "B1.1" if rules is None else cited(rules, "B1.1")
         raise BiribaError(
-            f"{kind} {excerpt(value)} is out of range 0..{count - 1} ({rule})", rule=rule
+            f"{kind} {excerpt(number)} is out of range 0..{count - 1} ({rule})", rule=rule
         )
-    return int(value)
+    return number
 
 
 def _three_or_more(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -585,7 +584,7 @@ class RuleSet:
         out")`` (:attr:`family`); for messages, pictures and the terminal game."""
         return _WORDS[self.family]
 
-    def team_of(self, seat: int) -> int:
+    def team_of(self, seat: SupportsIndex) -> int:
         """The team of ``seat``: ``seat % teams`` (B1.1). A seat outside ``0`` to
         ``players - 1`` raises :class:`~biriba.BiribaError`, a seat that is not an int
         :class:`TypeError`."""
