@@ -94,6 +94,25 @@ def test_ctrl_c_exits_130_with_one_line(
     assert capsys.readouterr().err.strip() == "biriba: interrupted"
 
 
+def _wait_for_workers(pid: int, workers: int, limit: float = 60.0) -> None:
+    """Wait until process ``pid`` has ``workers`` child processes (its pool is up), read
+    from ``/proc`` where there is one, for at most ``limit`` seconds; elsewhere wait three
+    seconds. (A fixed wait alone was too short on a loaded machine: the interrupt then
+    fell while the program was still starting, before it handles one.)"""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if not children.exists():
+        time.sleep(3)
+        return
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            if len(children.read_text().split()) >= workers:
+                time.sleep(0.5)  # and playing
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"the pool of {workers} workers did not start within {limit} s")
+
+
 def test_ctrl_c_in_a_parallel_simulation_exits_130_with_one_line() -> None:
     env = {**os.environ, "PYTHONPATH": f"{SOURCE}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     command = [sys.executable, "-m", "biriba", "simulate", "--deals", "100000", "--workers", "2"]
@@ -108,7 +127,7 @@ def test_ctrl_c_in_a_parallel_simulation_exits_130_with_one_line() -> None:
         start_new_session=True,
     )
     try:
-        time.sleep(3)  # the pool is up and playing
+        _wait_for_workers(process.pid, 2)
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:  # whatever happened, leave no process behind
