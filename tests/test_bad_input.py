@@ -214,6 +214,16 @@ def test_an_int_enum_given_for_a_number_counts_as_its_number() -> None:
         with pytest.raises(TypeError, match="must be an int, got bool"):
             call()
     assert deal.view(Suit.HEARTS).seat == 2 and type(deal.view(Suit.HEARTS).seat) is int
+
+    class Index:
+        """An integer type that is no int, as NumPy's are."""
+
+        def __index__(self) -> int:
+            return 2
+
+    assert AddToMeld(Index(), five) == move  # type: ignore[arg-type]
+    assert type(AddToMeld(Index(), five).index) is int  # type: ignore[arg-type]
+    assert deal.hand(Index()) == deal.hand(2) and Card.from_index(Index()) == Card.from_index(2)
     assert Card.from_index(Suit.HEARTS) == Card.from_index(2)
 
 

@@ -28,7 +28,7 @@ import attrs
 
 from biriba.cards import Card, Suit
 from biriba.errors import InvalidMeldError, NotationError
-from biriba.limits import check_text, excerpt
+from biriba.limits import check_text, excerpt, whole_number
 from biriba.melds import Meld
 from biriba.rules import BIRIBA, MAX_DECKS, MAX_JOKERS, RuleSet, check_rules
 
@@ -193,12 +193,17 @@ def _check_card(instance: object, attribute: attrs.Attribute[Card], value: Card)
 
 
 def _plain_int(value: int) -> int:
-    """An ``int`` of a subclass (an ``IntEnum`` member such as ``Suit.HEARTS``) as a plain
-    ``int``, so that the move's text names the number and reads back; anything else as it
-    is, for the validator to judge (a ``bool`` included, which it refuses)."""
-    if isinstance(value, int) and type(value) is not int and not isinstance(value, bool):
-        return int(value)
-    return value
+    """A whole number of any integer type but ``bool`` (an ``IntEnum`` member such as
+    ``Suit.HEARTS``, NumPy's integers) as a plain ``int``, as seats and teams are read
+    (:func:`~biriba.limits.whole_number`), so that the move's text names the number and
+    reads back; anything else as it is, for the validator to refuse (a ``bool``
+    included)."""
+    if type(value) is int or isinstance(value, bool):
+        return value
+    try:
+        return whole_number(value, "index")
+    except TypeError:
+        return value
 
 
 def _check_index(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
