@@ -586,8 +586,8 @@ class RuleSet:
 
     def team_of(self, seat: SupportsIndex) -> int:
         """The team of ``seat``: ``seat % teams`` (B1.1). A seat outside ``0`` to
-        ``players - 1`` raises :class:`~biriba.BiribaError`, a seat that is not an int
-        :class:`TypeError`."""
+        ``players - 1`` raises :class:`~biriba.BiribaError`, a seat that is not a whole
+        number (of any integer type, but not a ``bool``) :class:`TypeError`."""
         return check_number(seat, "seat", self.players, self) % self.teams
 
     def evolve(self, **changes: object) -> RuleSet:
