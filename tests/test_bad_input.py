@@ -180,7 +180,7 @@ def test_B1_1_a_seat_out_of_range_has_no_team() -> None:
         team_of(1, "biriba")  # type: ignore[arg-type]
 
 
-def test_an_int_enum_given_for_a_number_counts_as_its_number() -> None:
+def test_B1_1_a_seat_or_index_of_any_integer_type_but_bool_counts_as_its_number() -> None:
     """``Suit.HEARTS`` is the int 2 to Python: given for a meld's index or a dealer it
     is read as 2 and kept as a plain int, so that the move's text names the number and
     reads back (it wrote ``add H 5H``). A bool is still refused."""

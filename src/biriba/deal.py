@@ -228,7 +228,7 @@ class Deal:
         (a game framework's chance nodes). Raises :class:`~biriba.BiribaError` (B1.2)
         unless ``pack`` holds exactly the cards of :func:`~biriba.full_pack`."""
         check_rules(rules)
-        dealer = _check_seat(dealer, rules)
+        first_dealer = _check_seat(dealer, rules)
         cards = list(pack)
         for card in cards:
             if not isinstance(card, Card):
@@ -240,7 +240,7 @@ class Deal:
                 rule=rule,
             )
         engine = engine_for(rules)
-        position = engine.first_position(cards, dealer)
+        position = engine.first_position(cards, first_dealer)
         start = position_to_dict(position, rules)
         return cls._at(engine, position, [], [], None, (), None, start)
 
