@@ -672,6 +672,9 @@ def test_Z4_3_with_no_morto_left_the_next_player_takes_or_passes_then_the_deal_e
     assert deal.reserves == ()
     deal.play("draw")
     assert deal.stock == () and not deal.last_turn  # the drawer finishes as usual
+    # (The pile was empty, as only a position given by hand has it mid-deal: the
+    # position reads back all the same, not in the last turn.)
+    assert not kept(deal).last_turn and deal.to_dict()["last_turn"] is False
     deal.play("discard KS")
     assert deal.to_move == 1 and kept(deal).last_turn
     assert deal.to_dict()["last_turn"] is True
@@ -746,10 +749,14 @@ def refused_by(data: dict[str, Any], rule: str) -> None:
 
 
 def test_Z4_3_last_turn_in_the_play_phase_only_once_the_last_player_took_the_pile() -> None:
-    # The pile is empty in the play phase only once the mover took it (a turn ends with
-    # a discard): with no stock and no morto, that turn is the last; the player who drew
+    # The pile is empty in the play phase once the mover took it (a turn ends with a
+    # discard): with no stock and no morto, that turn is the last; the player who drew
     # the last card, the pile still there, finishes an ordinary turn (it was accepted
-    # with last_turn true, and its discard then ended the deal).
+    # with last_turn true, and its discard then ended the deal). A position given by
+    # hand may have an empty pile in the draw phase, so a play phase with no pile, no
+    # stock and no morto may also follow a draw of the stock's last card: last_turn
+    # false is then read as given (it was refused, so such a deal, a card drawn, could
+    # not read back its own position).
     drew_last: dict[str, Any] = dict(
         rules=BURACO, hands={1: "5C 6C"}, to_move=1, stock="", discard="KS QD"
     )
@@ -760,7 +767,10 @@ def test_Z4_3_last_turn_in_the_play_phase_only_once_the_last_player_took_the_pil
         rules=BURACO, hands={1: "5C 6C KS QD"}, to_move=1, stock="", received=(True, True)
     )
     assert Deal.from_dict(position(**took)).to_dict()["last_turn"] is True
-    refused_by(position(**took, last_turn=False), "Z4.3")
+    drew = Deal.from_dict(position(**took, last_turn=False))
+    assert not drew.last_turn and drew.to_dict()["last_turn"] is False
+    drew.play("discard QD")  # not the last turn: the next player's is
+    assert drew.to_move == 2 and drew.last_turn and not drew.is_over
 
 
 def test_Z4_3_a_morto_that_became_the_stock_leaves_a_stock_of_one_packet_at_most() -> None:

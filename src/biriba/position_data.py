@@ -549,9 +549,11 @@ def _last_turn(data: Mapping[str, Any], phase: Phase, gone: bool, pile: list[Car
         raise _fail("last_turn is true only once the stock and the mortos are gone (Z4.3)", "Z4.3")
     if phase is Phase.DRAW and last_turn != gone:
         raise _fail("a turn that begins with no stock and no morto is the last (Z4.3)", "Z4.3")
-    if phase is Phase.PLAY and last_turn != default:
-        # The pile is empty in the play phase only once the mover took it (a turn ends
-        # with a discard), and with no stock and no morto that turn began so: the last.
+    if phase is Phase.PLAY and last_turn != default and not (gone and not pile):
+        # In play, the pile is empty once the mover took it (a turn ends with a discard),
+        # and with no stock and no morto that turn began so: the last. In a position
+        # given by hand the pile may have been empty when the mover drew the stock's
+        # last card: that turn is not the last, and either value is read as given.
         raise _fail(
             "in the play phase last_turn is true exactly when the stock and the mortos are "
             "gone and the mover took the discard pile (Z4.3)",
