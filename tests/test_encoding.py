@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -400,6 +401,32 @@ def test_observation_array() -> None:
     array = observe_array(view)
     assert array.dtype == numpy.float32
     assert array.tolist() == observe(view)
+
+
+def test_observation_array_checks_out_before_writing_into_it() -> None:
+    numpy = pytest.importorskip("numpy", reason="numpy is not installed")
+    view = Deal.new(seed=4).view(1)
+    size = len(observe(view))
+    filled = numpy.full(size, 7.0, numpy.float32)
+    assert observe_array(view, out=filled) is filled
+    assert filled.tolist() == observe(view)
+    wrong_types: list[Any] = [[0.0] * size, numpy.zeros(size, numpy.int64)]
+    for out in wrong_types:
+        with pytest.raises(TypeError, match="out "):
+            observe_array(view, out=out)
+    read_only = numpy.full(size, 7.0, numpy.float32)
+    read_only.flags.writeable = False
+    wrong_values = [
+        numpy.full(3, 7.0, numpy.float32),
+        numpy.full((2, size), 7.0, numpy.float32),
+        read_only,
+    ]
+    for out in wrong_values:
+        with pytest.raises(BiribaError, match="out ") as error:
+            observe_array(view, out=out)
+        assert len(str(error.value)) < 200
+        assert (out == 7.0).all()  # untouched
+    assert wrong_types[1].tolist() == [0] * size
 
 
 def test_team_returns_are_the_scaled_score_difference() -> None:

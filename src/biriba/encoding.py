@@ -679,16 +679,33 @@ def observe(view: PlayerView, *, compact: bool = False) -> list[int]:
 
 def observe_array(view: PlayerView, *, compact: bool = False, out: Any = None) -> Any:
     """:func:`observe` as a one-dimensional numpy ``float32`` array, written straight
-    from the numbers that are not zero (into ``out`` when given, an array of the layout's
-    size). Needs numpy (``pip install numpy``)."""
+    from the numbers that are not zero (into ``out`` when given: a writable
+    one-dimensional numpy array of the layout's size, of a floating-point type, else
+    :class:`TypeError` or :class:`~biriba.BiribaError`, the array untouched). Needs numpy
+    (``pip install numpy``)."""
     numpy = _numpy()
     found = observe_sparse(view, compact=compact)  # (which checks the view)
+    size = observation_layout(view.rules, compact=compact).size
     if out is None:
-        out = numpy.zeros(observation_layout(view.rules, compact=compact).size, numpy.float32)
+        out = numpy.zeros(size, numpy.float32)
     else:
+        _check_out(numpy, out, size)
         out.fill(0)
     out[list(found)] = list(found.values())
     return out
+
+
+def _check_out(numpy: Any, out: Any, size: int) -> None:
+    """Refuse an ``out`` that :func:`observe_array` cannot fill whole, before anything is
+    written into it."""
+    if not isinstance(out, numpy.ndarray):
+        raise TypeError(f"out is a numpy array, got {type(out).__name__}")
+    if not numpy.issubdtype(out.dtype, numpy.floating):
+        raise TypeError(f"out holds floating-point numbers, got an array of {out.dtype}")
+    if out.shape != (size,):
+        raise BiribaError(f"out must have the shape ({size},) of the layout, got {out.shape}")
+    if not out.flags.writeable:
+        raise BiribaError("out is read-only")
 
 
 def observe_sparse(view: PlayerView, *, compact: bool = False) -> dict[int, int]:
