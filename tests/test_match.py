@@ -185,6 +185,19 @@ def test_next_deal_errors() -> None:
         done.next_deal()
 
 
+def test_B9_2_a_winner_that_only_equals_the_team_is_refused() -> None:
+    # False and 0.0 equal 0 in Python, not in JSON: the winner read back must be the
+    # team's number itself.
+    gained = over_deal().score().totals
+    done = resumed([5001 - gained[0], 0])
+    done.next_deal()
+    data = done.to_dict()
+    assert data["winner"] == 0 and Match.from_dict(data).winner == 0
+    for wrong in (False, 0.0):
+        with pytest.raises(InvalidPositionError, match="winner must be a team number or null"):
+            Match.from_dict({**data, "winner": wrong})
+
+
 def test_match_to_dict_and_from_dict() -> None:
     match = Match.new(seed=5)
     finish(match.deal)

@@ -56,13 +56,17 @@ def test_schema_names_are_checked() -> None:
     assert len(str(error.value)) < 300  # an excerpt, not the whole name
 
 
-def test_a_version_that_is_true_is_no_version() -> None:
-    # True equals 1 in Python, not in JSON: the schema refuses it, and so does loading.
-    data = records.record_deal(Deal.new(seed=1)).to_dict()
-    data["version"] = True
-    with pytest.raises(RecordError, match="version"):
-        records.from_dict(data)
-    assert list(jsonschema.Draft202012Validator(records.schema("record")).iter_errors(data))
+def test_a_version_that_only_equals_1_is_no_version() -> None:
+    # True and 1.0 equal 1 in Python. Loading refuses both, as it refuses a float or a
+    # bool wherever its data holds a number; the schema refuses True (JSON Schema counts
+    # 1.0 as an integer).
+    for version in (True, 1.0):
+        data = records.record_deal(Deal.new(seed=1)).to_dict()
+        data["version"] = version
+        with pytest.raises(RecordError, match="version"):
+            records.from_dict(data)
+        errors = list(jsonschema.Draft202012Validator(records.schema("record")).iter_errors(data))
+        assert bool(errors) is (version is True)
 
 
 def test_rules_named_in_another_case_or_form_are_the_same_rules() -> None:

@@ -275,7 +275,13 @@ class Match:
         # counted in them; a deal that is over in a match that goes on is not counted yet
         # (next_deal() adds it).
         winner = _winner(tuple(totals), rules)
-        if data.get("winner") is not None and data.get("winner") != winner:
+        given = data.get("winner")
+        if given is not None and (isinstance(given, bool) or not isinstance(given, int)):
+            # (False and 0.0 would equal the team 0.)
+            raise InvalidPositionError(
+                f"invalid match: winner must be a team number or null, got {excerpt(given)}"
+            )
+        if given is not None and given != winner:
             raise InvalidPositionError(
                 f"invalid match: winner {excerpt(data.get('winner'))} does not follow from the "
                 f"totals ({cited(rules, 'B9.2')})",

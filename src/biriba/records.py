@@ -458,7 +458,7 @@ def from_dict(data: Any) -> Record:
     if data.get("format") != FORMAT:
         raise _fail(f"the format field must be {FORMAT!r}, got {excerpt(data.get('format'))}")
     version = data.get("version")
-    if isinstance(version, bool) or version != VERSION:  # (True equals 1, not in JSON)
+    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
         raise _fail(f"this library reads version {VERSION}, got {excerpt(data.get('version'))}")
     kind = data.get("kind")
     if kind == "deal":
