@@ -26,7 +26,7 @@ from biriba import (
     records,
 )
 from biriba.bots import GreedyBot, RandomBot, play_deal
-from biriba.limits import EXCERPT, MAX_DEPTH, MAX_TEXT, excerpt
+from biriba.limits import EXCERPT, MAX_DEPTH, MAX_TEXT, excerpt, is_int
 from biriba.simulate import simulate
 
 from .helpers import deal_at, position
@@ -84,6 +84,11 @@ def test_huge_integers_elsewhere() -> None:
     match["totals"] = [HUGE]
     with pytest.raises(InvalidPositionError, match="5001 digits"):
         Match.from_dict(match)
+
+
+def test_is_int_tells_a_number_from_true_and_from_a_float() -> None:
+    assert is_int(0) and is_int(-(10**40))
+    assert not any(is_int(v) for v in (True, False, 0.0, 1.0, "1", None))
 
 
 def test_excerpt_is_short_for_anything() -> None:

@@ -30,7 +30,7 @@ import math
 import numbers
 import operator
 import reprlib
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from biriba.errors import BiribaError, NotationError
 
@@ -49,6 +49,7 @@ __all__ = [
     "check_seed",
     "check_text",
     "excerpt",
+    "is_int",
     "is_points",
     "parse_json",
     "reason_of",
@@ -175,6 +176,12 @@ def check_count(value: object, name: str, least: int = 1) -> int:
     if number < least:
         raise BiribaError(f"{name} must be at least {least}, got {excerpt(number)}")
     return number
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is an ``int`` and not a ``bool`` (which Python counts as one, and
+    JSON does not): how the readers of the library's data tell a number from ``true``."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def whole_number(value: object, name: str) -> int:

@@ -19,7 +19,7 @@ import attrs
 from biriba.deal import Deal
 from biriba.engine import engine_for
 from biriba.errors import BiribaError, InvalidPositionError
-from biriba.limits import MAX_DEALS, MAX_POINTS, check_seed, excerpt, is_points
+from biriba.limits import MAX_DEALS, MAX_POINTS, check_seed, excerpt, is_int, is_points
 from biriba.rules import (
     BIRIBA,
     RuleSet,
@@ -253,7 +253,7 @@ class Match:
                 rule="B9.1",
             )
         dealer = data["dealer"]
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or dealer != deal.dealer:
+        if not is_int(dealer) or dealer != deal.dealer:
             raise InvalidPositionError(
                 f"invalid match: dealer {excerpt(data['dealer'])} is not the deal's dealer "
                 f"{deal.dealer}",
@@ -265,7 +265,7 @@ class Match:
         except (TypeError, BiribaError) as error:
             raise InvalidPositionError(f"invalid match: {error}") from None
         played = data.get("deals_played", 0)
-        if isinstance(played, bool) or not isinstance(played, int) or not 0 <= played <= MAX_DEALS:
+        if not is_int(played) or not 0 <= played <= MAX_DEALS:
             raise InvalidPositionError(
                 f"invalid match: deals_played must be from 0 to {MAX_DEALS:,}, "
                 f"got {excerpt(played)}"
@@ -276,7 +276,7 @@ class Match:
         # (next_deal() adds it).
         winner = _winner(tuple(totals), rules)
         given = data.get("winner")
-        if given is not None and (isinstance(given, bool) or not isinstance(given, int)):
+        if given is not None and not is_int(given):
             # (False and 0.0 would equal the team 0.)
             raise InvalidPositionError(
                 f"invalid match: winner must be a team number or null, got {excerpt(given)}"

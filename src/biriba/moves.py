@@ -28,7 +28,7 @@ import attrs
 
 from biriba.cards import Card, Suit
 from biriba.errors import InvalidMeldError, NotationError
-from biriba.limits import check_text, excerpt, whole_number
+from biriba.limits import check_text, excerpt, is_int, whole_number
 from biriba.melds import Meld
 from biriba.rules import BIRIBA, MAX_DECKS, MAX_JOKERS, RuleSet, check_rules
 
@@ -207,7 +207,7 @@ def _plain_int(value: int) -> int:
 
 
 def _check_index(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise TypeError(f"{attribute.name} must be an int, got {type(value).__name__}")
     if not 0 <= value <= MAX_MELD_INDEX:
         raise NotationError(

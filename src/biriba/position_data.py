@@ -17,7 +17,7 @@ from typing import Any
 from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_at, cards_of, counts_of, indices_of
 from biriba.engine import Engine, Start, engine_for
 from biriba.errors import BiribaError, InvalidMeldError, InvalidPositionError, NotationError
-from biriba.limits import MAX_CARDS, excerpt
+from biriba.limits import MAX_CARDS, excerpt, is_int
 from biriba.melds import Meld
 from biriba.moves import Move
 from biriba.position import Phase, Position
@@ -131,7 +131,7 @@ def _int(
 ) -> int | None:
     if value is None and null:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise _fail(f"{where} must be an int{' or null' if null else ''}, got {excerpt(value)}")
     if not low <= value <= high:
         raise _fail(f"{where} is {excerpt(value)}, out of range {low}..{high}", rule)

@@ -40,6 +40,7 @@ from biriba.limits import (
     check_count,
     check_seed,
     excerpt,
+    is_int,
     is_points,
     parse_json,
     reason_of,
@@ -103,7 +104,7 @@ def _check_seed_field(seed: object, owner: str) -> None:
 def _check_seat_field(value: object, name: str, owner: str) -> None:
     """A record's dealer or winner: an int from 0 to ``_MAX_SEATS - 1`` (whether the rule
     set has that seat or team is checked when the record is replayed)."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise TypeError(f"a {owner}'s {name} is an int, got {type(value).__name__}")
     if not 0 <= value < _MAX_SEATS:
         raise _fail(f"a {owner}'s {name} is 0 to {_MAX_SEATS - 1}, got {excerpt(value)}")
@@ -269,7 +270,7 @@ def _check_score(score: object, owner: str) -> None:
             )
         for part in _PARTS:
             value = team[part]
-            if isinstance(value, bool) or not isinstance(value, int):
+            if not is_int(value):
                 raise TypeError(
                     f"a {owner}'s score part {part} is an int, got {type(value).__name__}"
                 )
@@ -458,7 +459,7 @@ def from_dict(data: Any) -> Record:
     if data.get("format") != FORMAT:
         raise _fail(f"the format field must be {FORMAT!r}, got {excerpt(data.get('format'))}")
     version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+    if not is_int(version) or version != VERSION:
         raise _fail(f"this library reads version {VERSION}, got {excerpt(data.get('version'))}")
     kind = data.get("kind")
     if kind == "deal":
@@ -473,9 +474,7 @@ def from_dict(data: Any) -> Record:
                 f"totals must be a list of integers, each at most {MAX_POINTS:,} either way"
             )
         winner = data.get("winner")
-        if winner is not None and (
-            isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < _MAX_SEATS
-        ):
+        if winner is not None and (not is_int(winner) or not 0 <= winner < _MAX_SEATS):
             raise _fail(f"winner must be a team number or null, got {excerpt(winner)}")
         seed = _seed(data.get("seed"), "record")
         start = _match_start(data.get("start"))
@@ -515,7 +514,7 @@ def _match_start(start: object) -> dict[str, Any] | None:
         raise _fail(
             f"start: totals must be a list of integers, each at most {MAX_POINTS:,} either way"
         )
-    if isinstance(played, bool) or not isinstance(played, int) or played < 0:
+    if not is_int(played) or played < 0:
         raise _fail("start: deals_played must be a whole number")
     checked: dict[str, Any] = {"totals": list(totals), "deals_played": played}
     if "scores" in start:
@@ -577,7 +576,7 @@ def _deal_record(data: Mapping[str, Any], where: str) -> DealRecord:
     if (seed is None) == (start is None):
         raise _fail(f"{where}: give exactly one of seed and start")
     dealer = data.get("dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < _MAX_SEATS:
+    if not is_int(dealer) or not 0 <= dealer < _MAX_SEATS:
         raise _fail(f"{where}: dealer must be a seat number, got {excerpt(dealer)}")
     score = data.get("score")
     parsed_score = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from operator import mul
-from typing import Final, SupportsIndex, TypeGuard
+from typing import Final, SupportsIndex
 
 import attrs
 
@@ -25,7 +25,7 @@ from biriba.cards import (
     Counts,
 )
 from biriba.errors import BiribaError
-from biriba.limits import excerpt, whole_number
+from biriba.limits import excerpt, is_int, whole_number
 
 __all__ = [
     "BIRIBA",
@@ -91,13 +91,8 @@ def _family(instance: object, attribute: attrs.Attribute[str], value: str) -> No
         raise BiribaError(f"RuleSet.family must be 'biriba' or 'buraco', got {excerpt(value)}")
 
 
-def _is_int(value: object) -> TypeGuard[int]:
-    """Whether ``value`` is an int and not a bool (a bool is an int to Python)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if not _is_int(value):
+    if not is_int(value):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
     if value < 1:
         raise BiribaError(f"RuleSet.{attribute.name} must be at least 1, got {excerpt(value)}")
@@ -178,7 +173,7 @@ def _three_or_more(instance: object, attribute: attrs.Attribute[int], value: int
 
 
 def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if not _is_int(value):
+    if not is_int(value):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
     if value < 0:
         raise BiribaError(f"RuleSet.{attribute.name} must not be negative, got {excerpt(value)}")
@@ -271,20 +266,20 @@ def _of_kind(kind: str, value: object) -> bool:
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "int":
-        return _is_int(value)
+        return is_int(value)
     if kind == "str":
         return isinstance(value, str)
     if kind in _ENUMS:
         return isinstance(value, _ENUMS[kind])
     if kind.startswith("tuple[int, "):
-        return isinstance(value, tuple) and all(_is_int(v) for v in value)
+        return isinstance(value, tuple) and all(is_int(v) for v in value)
     raise AssertionError(  # pragma: no cover - a field of a kind this reader does not know
         f"a RuleSet field has a kind the reader does not know: {kind}"
     )
 
 
 def _is_number(value: object) -> bool:
-    return _is_int(value) and abs(value) <= _MAX_NUMBER
+    return is_int(value) and abs(value) <= _MAX_NUMBER
 
 
 #: The part B rules that part Z does not keep but restates (RULES.md part Z's opening):

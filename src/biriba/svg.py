@@ -47,7 +47,7 @@ from biriba import display
 from biriba.cards import Card, Rank, Suit
 from biriba.deal import Deal, PlayerView
 from biriba.errors import BiribaError
-from biriba.limits import check_count, excerpt
+from biriba.limits import check_count, excerpt, is_int
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Discard, LayMeld, Move, Pass
 from biriba.position import Phase
@@ -153,7 +153,7 @@ def _size(size: int | None) -> int | None:
 
 
 def _seat(seat: object, rules: RuleSet, what: str) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int):
+    if not is_int(seat):
         raise TypeError(f"{what} must be a seat number (int), got {type(seat).__name__}")
     if not 0 <= seat < rules.players:
         seats = cited(rules, "B1.1")
