@@ -410,7 +410,7 @@ def test_observation_array_checks_out_before_writing_into_it() -> None:
     filled = numpy.full(size, 7.0, numpy.float32)
     assert observe_array(view, out=filled) is filled
     assert filled.tolist() == observe(view)
-    wrong_types: list[Any] = [[0.0] * size, numpy.zeros(size, numpy.int64)]
+    wrong_types: list[Any] = [[7.0] * size, numpy.full(size, 7, numpy.int64)]
     for out in wrong_types:
         with pytest.raises(TypeError, match="out "):
             observe_array(view, out=out)
@@ -426,7 +426,7 @@ def test_observation_array_checks_out_before_writing_into_it() -> None:
             observe_array(view, out=out)
         assert len(str(error.value)) < 200
         assert (out == 7.0).all()  # untouched
-    assert wrong_types[1].tolist() == [0] * size
+    assert wrong_types[0] == [7.0] * size and wrong_types[1].tolist() == [7] * size
 
 
 def test_team_returns_are_the_scaled_score_difference() -> None:
