@@ -100,6 +100,9 @@ def test_a_long_text_that_is_no_move_is_quoted_once() -> None:
         assert "it starts with" not in message and len(message) < 200
     with pytest.raises(NotationError, match=r"'fold 7H' is not a move: it starts with 'fold';"):
         Move.parse("fold 7H")
+    # A text of spaces alone is quoted as it was sent, not as the empty text.
+    with pytest.raises(NotationError, match=r"^'   ' is not a move: write draw,"):
+        Move.parse("   ")
 
 
 RECORD = records.dumps(records.record_deal(BASE))

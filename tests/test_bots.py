@@ -21,6 +21,7 @@ from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, moves_to_choos
 from biriba.bots.heuristics import discard_danger, greedy_choice, pile_use, table_of, take_melds
 from biriba.cli import _shown, main
 from biriba.demo import run_demo
+from biriba.rules import PRESET_DESCRIPTIONS
 from biriba.simulate import simulate
 from biriba.terminal import run_play
 
@@ -144,6 +145,59 @@ def test_cli_rules_from_a_file(tmp_path: Path) -> None:
     assert code == 0 and "3000" in text and "'mine'" in text
     code, text = run("simulate", "--rules", str(path), "--deals", "3", "--workers", "1", "--quiet")
     assert code == 0 and text.count("RandomBot") == 2 and "GreedyBot" in text
+    # The rule set is named first, as its own; the two random bots are told apart.
+    assert text.startswith("rule set 'mine' (a rule set of its own, not a preset)\n3 deals")
+    assert "\nRandomBot #2 " in text and "\nRandomBot #3 " in text
+
+
+def test_cli_names_a_variant_by_what_it_changes_of_its_preset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "variant.json"
+    path.write_text(json.dumps(BIRIBA.evolve(entry_minimum=50, max_substitutes=2).to_dict()))
+    code, text = run("rules", str(path))
+    assert code == 0
+    changed = "rule set 'biriba' (the preset 'biriba' with max_substitutes, entry_minimum changed)"
+    assert text.splitlines()[0] == changed
+    # The preset's own line is not printed for a variant; the preset's is.
+    assert PRESET_DESCRIPTIONS["biriba"] not in text
+    assert PRESET_DESCRIPTIONS["biriba"] in run("rules", "biriba")[1]
+    code, text = run("simulate", "--rules", str(path), "--deals", "1", "--workers", "1", "--quiet")
+    assert code == 0 and text.startswith(changed + "\n1 deal, ")
+    # A position or a record given for a rule set: said so, not "needs a 'name'".
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps(Deal.new(seed=1).to_dict()))
+    record = tmp_path / "record.json"
+    record.write_text(records.dumps(records.record_deal(Deal.new(seed=1))))
+    for file, kind in ((position, "a position"), (record, "a record")):
+        assert run("rules", str(file))[0] == 2
+        assert f"holds {kind}, not a rule set" in capsys.readouterr().err
+    # A variant's position validated against another variant of the same name: which
+    # fields differ.
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(Deal.new(BIRIBA.evolve(groups=False), seed=1).to_dict()))
+    code, text = run("validate", str(other), "--rules", str(path))
+    assert code == 1
+    assert text.rstrip().endswith("they differ in max_substitutes, groups, entry_minimum")
+
+
+def test_cli_replay_of_a_position_says_it_is_not_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps(Deal.new(seed=1).to_dict()))
+    assert run("replay", str(position), "--html", str(tmp_path / "page.html"))[0] == 2
+    assert "this is a position (Deal.to_dict()), not a record" in capsys.readouterr().err
+    assert not (tmp_path / "page.html").exists()
+
+
+def test_cli_simulate_draws_its_progress_bar_only_on_a_terminal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Under pytest the standard error is no terminal: no bar, no carriage return in logs.
+    code, text = run("simulate", "--deals", "2", "--workers", "1")
+    assert code == 0 and "2 deals, " in text
+    assert capsys.readouterr().err == ""
 
 
 def test_cli_rules_from_a_broken_file_is_an_error_not_a_traceback(
@@ -214,7 +268,8 @@ def test_cli_without_a_command_prints_the_help_and_exits_2(
 
 
 def test_play_drives_through_its_input() -> None:
-    script = "\n".join(["help", "hint", "nonsense", "0", "999", "discard ZZ", "1", "undo"]) + "\n"
+    script = "\n".join(["help", "hint", "nonsense", "0", "999", "-1", "discard ZZ", "1", "undo"])
+    script += "\n"
     script += "²\n" + "9" * 5000 + "\n"  # digits int() refuses: not a move, never a crash
     script += "1\n" * 400  # then always the first listed move, to the end of the deal
     out = io.StringIO()
@@ -224,6 +279,7 @@ def test_play_drives_through_its_input() -> None:
     assert "Hint:" in text
     assert "Not allowed: 'nonsense' is not a move" in text
     assert "There is no move 0" in text and "There is no move 999" in text
+    assert "There is no move -1" in text  # a number, if none of the list's
     assert "Taken back." in text
     assert "The deal is over" in text and "total" in text
     assert "Not allowed: '²' is not a move" in text
@@ -251,6 +307,19 @@ def test_play_names_every_partner_of_a_team_of_three() -> None:
     out = io.StringIO()
     run_play(io.StringIO("quit\n"), out, seed=3)
     assert "you are seat 0, your partner seat 2." in out.getvalue()
+
+
+def test_play_offers_the_redraw_in_its_prompt_right_after_the_first_draw() -> None:
+    # Z2.2: the first player's turn under Buraco, once drawn, lists the redraw first; the
+    # prompt names it among the moves.
+    out = io.StringIO()
+    deal = Deal.new(BURACO, seed=3)
+    first = deal.to_move
+    assert first is not None
+    run_play(io.StringIO("draw\nquit\n"), out, seed=3, seat=first, rules=BURACO)
+    text = out.getvalue()
+    assert "Your move (redraw, meld, add or discard):" in text
+    assert "  1. redraw" in text
 
 
 def test_play_stops_cleanly_when_input_ends_or_quits() -> None:

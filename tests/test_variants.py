@@ -324,9 +324,11 @@ def test_positions_refuse_rules_they_do_not_know() -> None:
     data["rules"] = {"name": "biriba", "groups": "no"}
     with pytest.raises(BiribaError, match="groups must be true or false"):
         Deal.from_dict(data)
-    data["rules"] = BIRIBA.evolve(groups=False).to_dict()
-    with pytest.raises(BiribaError, match="not the rule set given"):
+    data["rules"] = BIRIBA.evolve(groups=False, entry_minimum=50).to_dict()
+    with pytest.raises(BiribaError, match="not the rule set given") as refused:
         Deal.from_dict(data, BIRIBA)
+    # Both are named biriba: the error says which fields differ.
+    assert str(refused.value).endswith("they differ in groups, entry_minimum")
 
 
 # ---------------------------------------------------------------- V1 kózi

@@ -20,10 +20,10 @@ import attrs
 from biriba.cards import DEFAULT_CARD_VALUES, Rank
 from biriba.errors import BiribaError
 from biriba.limits import excerpt, parse_json
-from biriba.rules import FIELD_RULES, PRESET_DESCRIPTIONS, RuleSet
+from biriba.rules import FIELD_RULES, PRESET_DESCRIPTIONS, RuleSet, differing_fields
 from biriba.version import __version__
 
-__all__ = ["load_rules", "main"]
+__all__ = ["describe_rules", "load_rules", "main"]
 
 #: The largest rule-set file ``--rules`` reads.
 _MAX_RULES_FILE = 64 * 1024
@@ -48,7 +48,28 @@ def load_rules(text: str) -> RuleSet:
         return RuleSet.named(data)
     if not isinstance(data, dict):
         raise BiribaError(f"{text[:80]} must hold a rule set (a JSON object) or a preset's name")
+    if "name" not in data:  # (a position or a record, say: tell which)
+        kind = "a record" if "format" in data else "a position" if "hands" in data else ""
+        raise BiribaError(
+            f"{text[:80]} holds {kind or 'no rule set'}{', not a rule set' if kind else ''}: "
+            "a rule set's file is RuleSet.to_dict() as JSON, with its 'name'"
+        )
     return RuleSet.from_dict(data)
+
+
+def describe_rules(rules: RuleSet) -> str:
+    """How the command line names a rule set: its name, and for one that is not a preset
+    unchanged, what it changes of the preset of its name (or that it is its own)."""
+    if rules.is_preset:
+        return repr(rules.name)
+    try:
+        preset = RuleSet.named(rules.name)
+    except BiribaError:
+        return f"{rules.name!r} (a rule set of its own, not a preset)"
+    differ = differing_fields(rules, preset)
+    if not differ:  # the preset's rules under another spelling of its name
+        return f"{rules.name!r} (the preset {preset.name!r})"
+    return f"{rules.name!r} (the preset {preset.name!r} with {', '.join(differ)} changed)"
 
 
 def _demo(args: argparse.Namespace, out: TextIO) -> int:
@@ -78,14 +99,17 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     rules = load_rules(args.rules)
     bots = args.bots or ["greedy"] + ["random"] * (rules.teams - 1)
     kind = {"matches": args.matches} if args.matches else {"deals": args.deals}
+    # The bar redraws itself with carriage returns: only on a terminal, never into a log.
+    shown = not args.quiet and sys.stderr.isatty()
     result = simulate(
         bots,
         rules=rules,
         seed=args.seed,
         workers=args.workers,
-        progress=None if args.quiet else progress,
+        progress=progress if shown else None,
         **kind,
     )
+    print(f"rule set {describe_rules(rules)}", file=out)
     print(result.summary(), file=out)
     return 0
 
@@ -197,7 +221,7 @@ def _rules(args: argparse.Namespace, out: TextIO) -> int:
             print(f"  {name:<18} {PRESET_DESCRIPTIONS[name]}", file=out)
         return 0
     rules = load_rules(args.name)
-    print(f"rule set {rules.name!r}", file=out)
+    print(f"rule set {describe_rules(rules)}", file=out)
     if rules.is_preset:
         print(f"  {PRESET_DESCRIPTIONS[rules.name]}", file=out)
     rows = [

@@ -86,7 +86,7 @@ class Move:
         check_text(text, "move")
         words = text.replace("->", " -> ").split()
         if not words:
-            raise NotationError(f"'' is not a move: write {_HEADS}")
+            raise NotationError(f"{excerpt(text)} is not a move: write {_HEADS}")
         head = words[0].lower()
         rest = words[1:]
         if head in _BARE:

@@ -27,6 +27,7 @@ from biriba.rules import (
     StockExhausted,
     check_rules,
     cited,
+    differing_fields,
     full_pack,
     rules_from_data,
     rules_to_data,
@@ -263,9 +264,9 @@ def read_position(
         short = pack - seen
         parts = []
         if extra:
-            parts.append("too many " + " ".join(f"{c}x{k}" for c, k in sorted(extra.items())))
+            parts.append("too many: " + _copies(extra))
         if short:
-            parts.append("missing " + " ".join(f"{c}x{k}" for c, k in sorted(short.items())))
+            parts.append("missing: " + _copies(short))
         rule = cited(rules, "B1.2")
         raise _fail(f"the cards are not the pack exactly once ({rule}): {'; '.join(parts)}", rule)
 
@@ -506,6 +507,14 @@ def _check_history(
             )
 
 
+def _copies(cards: Counter[Card]) -> str:
+    """Cards with their number of copies, in pack order: ``7H, JK (2 copies)``."""
+    return ", ".join(
+        str(card) if count == 1 else f"{card} ({count} copies)"
+        for card, count in sorted(cards.items())
+    )
+
+
 def _rules(named: object, given: RuleSet | None) -> RuleSet:
     """The rule set a position's ``rules`` value names: a preset's name or a rule set's
     data; ``given``, when not ``None``, must hold the same rules (its name aside,
@@ -521,7 +530,11 @@ def _rules(named: object, given: RuleSet | None) -> RuleSet:
         raise _fail(f"rules: {error}", error.rule) from None
     if given is not None:
         if not same_rules(found, given):
-            raise _fail(f"the position's rules are not the rule set given ({given.name[:40]!r})")
+            differ = ", ".join(differing_fields(found, given))
+            raise _fail(
+                f"the position's rules are not the rule set given ({given.name[:40]!r}): "
+                f"they differ in {differ}"
+            )
         return given
     return found
 

@@ -457,6 +457,11 @@ def from_dict(data: Any) -> Record:
     if not isinstance(data, Mapping):
         raise _fail(f"a record is a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
+        if "format" not in data and "hands" in data:
+            raise _fail(
+                "this is a position (Deal.to_dict()), not a record: a record is written by "
+                "record_deal or record_match"
+            )
         raise _fail(f"the format field must be {FORMAT!r}, got {excerpt(data.get('format'))}")
     version = data.get("version")
     if not is_int(version) or version != VERSION:

@@ -836,6 +836,17 @@ def same_rules(one: RuleSet, other: RuleSet) -> bool:
     return one == other or attrs.evolve(one, name=other.name) == other
 
 
+def differing_fields(one: RuleSet, other: RuleSet) -> tuple[str, ...]:
+    """The fields whose values differ between two rule sets, in the order of
+    :meth:`RuleSet.to_dict`, their names aside: what an error or the command line says
+    when two rule sets of one name hold other rules."""
+    return tuple(
+        f.name
+        for f in _FIELDS
+        if f.name != "name" and getattr(one, f.name) != getattr(other, f.name)
+    )
+
+
 def check_rules(rules: object, what: str = "rules") -> RuleSet:
     """``rules`` when it is a :class:`RuleSet`; otherwise :class:`TypeError`, which for a
     text says how a preset is found by its name (the one check of every entry point that

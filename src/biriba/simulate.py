@@ -129,15 +129,23 @@ class SimulationResult:
 
     def summary(self) -> str:
         """A plain-text table of the results."""
-        unit = "deals" if self.kind == "deals" else "matches"
-        lines = [f"{self.games} {unit}, {self.ties} tied", ""]
+        unit = "deal" if self.kind == "deals" else "match"
+        plural = "" if self.games == 1 else "s" if unit == "deal" else "es"
+        lines = [f"{self.games} {unit}{plural}, {self.ties} tied", ""]
+        # A bot named twice (random for two teams, as the command line's default for
+        # three) is told apart by its place among the names, from 1.
+        labels = [
+            name if self.names.count(name) == 1 else f"{name} #{i + 1}"
+            for i, name in enumerate(self.names)
+        ]
+        width = max(14, *(len(label) + 2 for label in labels))
         lines.append(
-            f"{'bot':<14}{'wins':>7}{'win rate':>10}{'95% interval':>18}{'mean score':>12}"
+            f"{'bot':<{width}}{'wins':>7}{'win rate':>10}{'95% interval':>18}{'mean score':>12}"
         )
-        for i, name in enumerate(self.names):
+        for i, name in enumerate(labels):
             low, high = self.confidence_interval(i)
             lines.append(
-                f"{name:<14}{self.wins[i]:>7}{self.win_rate(i):>10.1%}"
+                f"{name:<{width}}{self.wins[i]:>7}{self.win_rate(i):>10.1%}"
                 f"{f'{low:.1%} - {high:.1%}':>18}{self.mean_score(i):>12.1f}"
             )
         return "\n".join(lines)

@@ -160,6 +160,8 @@ def run_play(
                 if deal.bonus_suit is None and any(m.keyword == "kozi" for m in moves)
                 else "draw or take"
             )
+        elif any(m.keyword == "redraw" for m in moves):
+            phase = "redraw, meld, add or discard"  # Z2.2: right after the first draw
         else:
             phase = "meld, add or discard"
         print(f"Your move ({phase}):", file=out)
@@ -204,8 +206,9 @@ def run_play(
                 print("Taken back.", file=out)
                 break
             chosen: Move | str
-            if text.isascii() and text.isdigit() and len(text) < 10:  # (not ², not 10**5000)
-                number = int(text)
+            digits = text[1:] if text[:1] in "+-" else text
+            if digits.isascii() and digits.isdigit() and len(text) < 10:  # (not ², 10**5000)
+                number = int(text)  # (a sign too: "-1" is a number, and no move's)
                 if not 1 <= number <= len(moves):
                     print(f"There is no move {number}; choose 1 to {len(moves)}.", file=out)
                     continue
