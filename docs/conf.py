@@ -6,7 +6,8 @@ import doctest
 import sys
 from pathlib import Path
 
-# The Pictures page's pictures are drawn when the docs are built (docs/pictures.py).
+# The Pictures page's pictures are drawn when the docs are built (docs/pictures.py); the
+# links of the pages written are checked (docs/anchors.py).
 sys.path.insert(0, str(Path(__file__).parent))
 
 project = "biriba"
@@ -18,6 +19,7 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
     "pictures",
+    "anchors",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"

@@ -90,8 +90,9 @@ def check_move(
 ) -> Verdict:
     """Whether ``move`` is legal in ``position``, and if not, why.
 
-    ``position`` is a position as a dict or as JSON text (see :doc:`/positions`; JSON
-    text is checked against the size limits of :mod:`biriba.limits` first), ``move`` a
+    ``position`` is a position as a dict or as JSON text, a ``str`` or UTF-8 ``bytes``
+    (see :doc:`/positions`; JSON text is checked against the size limits of
+    :mod:`biriba.limits` first), ``move`` a
     move's text (or a :class:`~biriba.Move`). Bad content never raises: it gives a
     :class:`~biriba.Verdict` whose :attr:`~Verdict.error` says what is wrong. Arguments of the
     wrong type raise :class:`TypeError`. ``rules``, when given, is the rule set the
