@@ -230,7 +230,7 @@ def test_match_to_dict_and_from_dict() -> None:
         (lambda d: d.update(rules=BIRIBA.evolve(groups=False).to_dict()), "rules differ"),
         (lambda d: d.update(rules="no such rules"), "invalid match: rules: no rule set named"),
         (lambda d: d.update(rules=7), "invalid match: rules: rules must be"),
-        (lambda d: d["deal"]["hands"][0].append("7H"), "too many 7H"),
+        (lambda d: d["deal"]["hands"][0].append("7H"), "too many: 7H$"),
         # Numbers no match holds, which repr() and records could not write out.
         (lambda d: d.update(totals=[10**5000, 0]), "each at most 1,000,000,000,000,000"),
         (lambda d: d.update(dealer=float(d["dealer"])), "is not the deal's dealer"),
