@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from biriba.encoding import codec_for, team_returns
 
 from .helpers import openspiel_adapter as _openspiel
 from .helpers import pettingzoo_adapter as _pettingzoo
+from .helpers import position
 
 
 # ------------------------------------------------------------------------------ PettingZoo
@@ -205,6 +207,94 @@ def test_openspiel_tensors_and_resampling() -> None:
         assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
         assert other.legal_actions() == state.legal_actions()
         assert str(other) != str(state)  # the hidden cards were dealt again
+
+
+def _state_of_pack(game: Any, pack: list[Any]) -> Any:
+    state = game.new_initial_state()
+    for card in pack:
+        state.apply_action(card.index)
+    return state
+
+
+def test_openspiel_information_state_is_perfect_recall() -> None:
+    """OpenSpiel's information state remembers all the seat saw. Two packs that differ
+    only in the first player's first draw and a card of its hand: once it draws, its hand
+    is the same in both, and the string (its hand and the public moves) was too, though
+    the seat saw other hands dealt and other cards drawn."""
+    pyspiel, _ = _openspiel()
+    game = pyspiel.load_game("python_biriba")
+    pack = list(full_pack(game.rules))
+    random.Random(4).shuffle(pack)
+    other = pack[:]
+    other[0], other[67] = other[67], other[0]  # seat 1's first card and the stock's top
+    one, two = _state_of_pack(game, pack), _state_of_pack(game, other)
+    seat = one.current_player()
+    assert seat == 1 and two.current_player() == 1
+    assert one.deal.hand(1) != two.deal.hand(1)
+    for state in (one, two):
+        state.apply_action(state.legal_actions()[0])  # both draw
+        assert str(state.deal.history[-1]) == "draw"
+    assert one.deal.hand(1) == two.deal.hand(1) and one.deal.view(1) == two.deal.view(1)
+    assert one.information_state_string(1) != two.information_state_string(1)
+    assert one.information_state_string(1).endswith(f"moves draw (drew {pack[67]})")
+    assert two.information_state_string(1).endswith(f"moves draw (drew {other[67]})")
+    # The other seats saw nothing of it: their strings are alike.
+    for seat in (0, 2, 3):
+        seen_one = one.information_state_string(seat).split(" hand ")[1]
+        seen_two = two.information_state_string(seat).split(" hand ")[1]
+        assert seen_one == seen_two
+
+
+def test_openspiel_information_state_holds_what_the_seat_saw_through_the_deal() -> None:
+    """Along random deals, each seat's string names the hand it was dealt and each card
+    it drew; a deserialized state, and a state resampled for the seat (pickled too), give
+    the seat the same string."""
+    import pickle
+
+    pyspiel, _ = _openspiel()
+    game = pyspiel.load_game("python_biriba")
+    for seed in range(3):
+        state = _played_state(game, seed, 0)
+        start = state.deal.copy()
+        rng = random.Random(seed)
+        while not state.is_terminal() and state.moves < 120:
+            state.apply_action(rng.choice(state.legal_actions()))
+        drawn: dict[int, list[str]] = {seat: [] for seat in range(game.rules.players)}
+        for move in state.deal.history:
+            seat = start.to_move
+            if str(move) in ("draw", "redraw"):
+                drawn[seat].append(f"drew {start.stock[-1]}")
+            start.play(move)
+        for seat in range(game.rules.players):
+            text = state.information_state_string(seat)
+            dealt = " ".join(map(str, Deal.new(seed=seed).hand(seat)))
+            assert text.startswith(f"seat {seat} dealt {dealt} hand ")
+            assert re.findall(r"\((drew [^)]*)\)", text) == drawn[seat]
+            copy = game.deserialize_state(state.serialize())
+            assert copy.information_state_string(seat) == text
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        other = state.resample_from_infostate(seat, sampler)
+        assert other.information_state_string(seat) == state.information_state_string(seat)
+        again = pickle.loads(pickle.dumps(other))
+        assert again.information_state_string(seat) == state.information_state_string(seat)
+
+
+def test_openspiel_information_state_holds_the_packet_the_seat_received() -> None:
+    # B5.3: the hand emptied by melding takes the reserve packet at once; the seat alone
+    # sees its cards, and its string says so (the table sees a meld).
+    pyspiel, adapter = _openspiel()
+    game = pyspiel.load_game("python_biriba")
+    data = position(hands={0: "5C 6C 7C"}, melds=(["3H 4H 5H 6H 7H 8H 9H"], []))
+    state = adapter.BiribaState(game, Deal.from_dict(data))
+    meld = next(a for a in state.legal_actions() if state.action_to_string(0, a) == "meld 5C 6C 7C")
+    state.apply_action(meld)
+    packet = " ".join(map(str, state.deal.hand(0)))
+    assert state.deal.reserve_received(0) and len(state.deal.hand(0)) == 11
+    assert state.information_state_string(0).endswith(f"moves meld 5C 6C 7C (received {packet})")
+    assert state.information_state_string(2).endswith("moves meld 5C 6C 7C")
 
 
 def test_openspiel_ismcts_plays_full_deals() -> None:

@@ -20,11 +20,14 @@ a truncation the table's score as if the deal ended there; the sum over seats is
 
 Observations come from :func:`biriba.encoding.observe` of the seat's
 :class:`~biriba.PlayerView`: the observation tensor is its full form; the information-state
-tensor adds, by seat from the observer, the cards it has discarded during the deal. The
-information-state string is the view's data (hand, table, public history); the
-observation string is the same without the history. :meth:`BiribaState.resample_from_infostate`
-deals the cards the seat cannot see at random through :meth:`PlayerView.sample
-<biriba.PlayerView.sample>`, as OpenSpiel's information-set search needs.
+tensor adds, by seat from the observer, the cards it has discarded during the deal (a
+summary of fixed size, not perfect recall). The information-state string is perfect
+recall: the hand the seat was dealt, its hand, the discard pile and the public history,
+with what the seat alone saw at its own moves (the cards it drew, a packet it received).
+The observation string is the view's data without the history.
+:meth:`BiribaState.resample_from_infostate` deals the cards the seat cannot see at random
+through :meth:`PlayerView.sample <biriba.PlayerView.sample>`, as OpenSpiel's
+information-set search needs.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ from biriba.encoding import (
 )
 from biriba.errors import BiribaError
 from biriba.limits import MAX_JSON, check_count, check_real, check_seed, excerpt, parse_json
-from biriba.moves import Discard, Move
+from biriba.moves import Discard, DrawStock, Move, Redraw
 from biriba.rules import RuleSet, check_number, check_rules, cited, full_pack
 
 __all__ = [
@@ -198,9 +201,11 @@ class BiribaGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> BiribaObserver:
         """The observer of OpenSpiel's observation API: with perfect recall, the
-        information state; otherwise the observation. ``iig_obs_type`` is ``None`` or a
-        ``pyspiel.IIGObservationType`` (else :class:`TypeError`); ``params`` must be
-        empty (else :class:`~biriba.BiribaError`)."""
+        information state (its string perfect recall; its tensor a summary of fixed size,
+        the observation and each seat's discards); otherwise the observation.
+        ``iig_obs_type`` is ``None`` or a ``pyspiel.IIGObservationType`` (else
+        :class:`TypeError`); ``params`` must be empty (else
+        :class:`~biriba.BiribaError`)."""
         if params:
             raise BiribaError(f"{GAME_NAME} takes no observation parameters, got {excerpt(params)}")
         perfect = False
@@ -222,6 +227,7 @@ class _Cursor:
 
     __slots__ = (
         "deal",
+        "dealt",
         "discarded",
         "game",
         "left",
@@ -229,6 +235,7 @@ class _Cursor:
         "moves",
         "pack",
         "player",
+        "private",
         "public",
         "total",
     )
@@ -247,14 +254,44 @@ class _Cursor:
         self.player = _CHANCE
         #: The text of every move played, as every seat saw it (a draw is ``draw``).
         self.public: list[str] = []
+        #: By seat, what the seat alone saw at its own moves, by the move's place in
+        #: :attr:`public`: the card it drew, the packet it received (:func:`_seen`).
+        self.private: list[dict[int, str]] = [{} for _ in range(rules.players)]
+        #: By seat, the hand it was dealt, as text (``None`` where it is not known: the
+        #: other seats of a sampled deal).
+        self.dealt: list[str | None] = [None] * rules.players
 
     def set_deal(self, deal: Deal) -> None:
-        """Start playing ``deal``."""
+        """Start playing ``deal``: what each seat was dealt and saw alone is worked out
+        by playing its moves again from its start, where it has one (a sampled deal,
+        which cannot be undone past the view it was sampled from, has none: see
+        :meth:`BiribaState.resample_from_infostate`)."""
         self.deal = deal
         self.total = 0
         self.public = [str(m) for m in deal.history]
         self.moves = len(self.public)
+        players = self.game.rules.players
+        self.private = [{} for _ in range(players)]
+        start = deal.copy()
+        try:
+            for _ in deal.history:
+                start.undo()
+        except BiribaError:  # a sampled deal: nothing known of its start
+            self.dealt = [None] * players
+        else:
+            self.dealt = [_cards(start.hand(seat)) for seat in range(players)]
+            for place, move in enumerate(deal.history):
+                self.see(start, move, place)
         self.update()
+
+    def see(self, deal: Deal, move: Move, place: int) -> None:
+        """Play ``move`` (legal) on ``deal``, noting under ``place`` what its mover alone
+        sees by it."""
+        seat = deal.to_move
+        assert seat is not None
+        seen = _seen(deal, move, seat)
+        if seen:
+            self.private[seat][place] = seen
 
     def update(self) -> None:
         """Work :attr:`player` out after a move."""
@@ -275,6 +312,8 @@ class _Cursor:
         other.legal = None
         other.player = self.player
         other.public = self.public.copy()
+        other.private = [notes.copy() for notes in self.private]
+        other.dealt = self.dealt.copy()
         return other
 
     def __deepcopy__(self, memo: object) -> _Cursor:
@@ -284,9 +323,17 @@ class _Cursor:
         deal = self.deal
         if deal is None:
             written = None
-        elif deal.seed is None and deal.start is None:  # a sampled deal: its position
-            # and the public moves (a position holds no history)
-            written = json.dumps({"position": deal.to_dict(), "public": self.public})
+        elif deal.seed is None and deal.start is None:  # a sampled deal: its position,
+            # the public moves (a position holds no history) and what the seats saw alone
+            private = [{str(k): v for k, v in notes.items()} for notes in self.private]
+            written = json.dumps(
+                {
+                    "position": deal.to_dict(),
+                    "public": self.public,
+                    "private": private,
+                    "dealt": self.dealt,
+                }
+            )
         else:
             written = records.dumps(records.record_deal(deal))
         params = dict(self.game.get_parameters())
@@ -309,6 +356,8 @@ def _restore(params: dict[str, Any], state: tuple[Any, ...]) -> _Cursor:
         if "position" in data:
             cursor.set_deal(Deal.from_dict(data["position"], game.rules))
             cursor.public = list(data["public"])
+            cursor.private = [{int(k): v for k, v in notes.items()} for notes in data["private"]]
+            cursor.dealt = list(data["dealt"])
         else:
             found = records.replay(records.loads(written), game.rules)
             assert isinstance(found, Deal)
@@ -395,7 +444,7 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
             move = c.game.codec.decode(action, deal)
         if type(move) is Discard:
             c.discarded[deal.to_move or 0][move.card.index] += 1
-        deal.play_unchecked(move)
+        c.see(deal, move, len(c.public))
         c.public.append(str(move))
         c.moves += 1
         c.legal = None
@@ -443,6 +492,10 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
         cursor = state._c
         cursor.moves = c.moves
         cursor.discarded = [row.copy() for row in c.discarded]
+        # What the seat was dealt and saw alone, as here: its information state is this
+        # one's (the other seats' are not known in the sample).
+        cursor.dealt[player_id] = c.dealt[player_id]
+        cursor.private[player_id] = c.private[player_id].copy()
         cursor.update()
         return state
 
@@ -469,12 +522,41 @@ def _info_string(state: BiribaState, player: int, *, history: bool) -> str:
         ]
         return f"seat {player} dealt {' '.join(mine)}"
     if history:
-        hand = " ".join(map(str, deal.hand(player)))
-        pile = " ".join(map(str, deal.discard_pile))
-        return f"seat {player} hand {hand} pile {pile} moves " + "; ".join(c.public)
+        hand = _cards(deal.hand(player))
+        pile = _cards(deal.discard_pile)
+        dealt = c.dealt[player]
+        seen = c.private[player]
+        moves = "; ".join(
+            f"{text} ({seen[place]})" if place in seen else text
+            for place, text in enumerate(c.public)
+        )
+        return (
+            f"seat {player} dealt {'?' if dealt is None else dealt} hand {hand} pile {pile} "
+            f"moves {moves}"
+        )
     data = deal.view(player).to_dict()
     del data["history"]
     return json.dumps(data, separators=(",", ":"))
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    """Cards as text, separated by spaces."""
+    return " ".join(map(str, cards))
+
+
+def _seen(deal: Deal, move: Move, seat: int) -> str:
+    """Play ``move`` (legal, ``seat``'s) on ``deal`` and say what ``seat`` alone saw by
+    it: the card drawn from the stock (also by a redraw, Z2.2), the packet received
+    (B5.3, B5.4, Z4.1); empty when it saw nothing the table did not."""
+    kind = type(move)
+    drawn = deal.stock[-1] if kind is DrawStock or kind is Redraw else None
+    team = deal.rules.team_of(seat)
+    had_packet = deal.reserve_received(team)
+    deal.play_unchecked(move)
+    seen = [] if drawn is None else [f"drew {drawn}"]
+    if not had_packet and deal.reserve_received(team):  # the packet is the hand now
+        seen.append(f"received {_cards(deal.hand(seat))}")
+    return ", ".join(seen)
 
 
 class BiribaObserver:
