@@ -82,6 +82,7 @@ def test_pettingzoo_reset_checks_its_options_before_touching_anything() -> None:
         _refused(BiribaError, env.reset, 9, out_of_range)
         assert _snapshot(env) == before, out_of_range
     _refused(TypeError, env.reset, 1.5)  # a seed is an int or a str
+    _refused(TypeError, env.reset, True)
     _refused(BiribaError, env.reset, 10**5000)
     assert _snapshot(env) == before
     # The generator was neither reseeded nor advanced: the next deal is the twin's.
@@ -95,6 +96,22 @@ def test_pettingzoo_reset_checks_its_options_before_touching_anything() -> None:
     assert env.deal.dealer == 3
     env.reset(seed=4, options={"options": 1})  # other keys are ignored (PettingZoo's api_test)
     assert env.deal.dealer == 0
+    # A seed of NumPy's integers, as RL code draws them, is its int.
+    env.reset(seed=np.int64(5))
+    twin.reset(seed=5)
+    assert env.deal.to_dict() == twin.deal.to_dict()
+
+
+def test_pettingzoo_env_refuses_a_number_that_is_no_action_with_a_biriba_error() -> None:
+    # env(), wrapped as PettingZoo's environments are: the same error as raw_env() gives,
+    # not the AssertionError of PettingZoo's AssertOutOfBoundsWrapper.
+    wrapped = _pettingzoo().env()
+    wrapped.reset(seed=1)
+    before = wrapped.unwrapped.deal.to_dict()
+    for out_of_range in (-1, 19_564, 10**6):
+        message = _refused(BiribaError, wrapped.step, out_of_range)
+        assert "is no action id" in message
+    assert wrapped.unwrapped.deal.to_dict() == before
 
 
 def test_pettingzoo_an_unknown_agent_is_refused_with_an_excerpt() -> None:

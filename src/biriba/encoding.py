@@ -82,8 +82,9 @@ __all__ = [
 ENCODING_VERSION: Final = 1
 
 #: The adapters' default move cap: a deal still running after this many moves is cut
-#: short (truncated). Uniform random play ends a deal in about 240 moves, never more
-#: than about 450 in 1,000 deals; taking the pile again and again can go on for ever.
+#: short (truncated). Uniform random play ends a ``biriba`` deal in about 240 moves,
+#: never more than about 450 in 1,000 deals (``biriba-6``: about 430, up to about 1,000);
+#: taking the pile again and again can go on for ever.
 MAX_MOVES: Final = 2000
 
 #: The adapters divide scores by this to make rewards and returns.

@@ -137,12 +137,15 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new deal: shuffled from ``seed`` (an int or a str; else from the previous
-        episode's generator); ``options={"dealer": seat}`` picks the dealer (0 by default).
-        Other keys of ``options`` are ignored, as PettingZoo's ``api_test`` expects (it
-        passes ``{"options": 1}``). Everything is checked first: a reset refused
+        """Deal a new deal: shuffled from ``seed`` (an int of any integer type, NumPy's
+        too, or a str; else from the previous episode's generator);
+        ``options={"dealer": seat}`` picks the dealer (0 by default). Other keys of
+        ``options`` are ignored, as PettingZoo's ``api_test`` expects (it passes
+        ``{"options": 1}``). Everything is checked first: a reset refused
         (:class:`TypeError`, :class:`~biriba.BiribaError`) changes nothing, the generator
         included."""
+        if seed is not None and not isinstance(seed, str):  # any integer type but a bool
+            seed = whole_number(seed, "seed")  # (random.Random takes only an int of them)
         check_seed(seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
@@ -235,7 +238,9 @@ def raw_env(**kwargs: Any) -> BiribaEnv:
 
 
 def env(**kwargs: Any) -> Any:
-    """The environment in PettingZoo's usual wrappers (actions checked against the space,
-    methods called in order)."""
-    wrapped = wrappers.AssertOutOfBoundsWrapper(BiribaEnv(**kwargs))
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The environment in PettingZoo's wrapper that has its methods called in order.
+    PettingZoo's ``AssertOutOfBoundsWrapper`` is left out: the environment checks every
+    action itself, and a number that is no action id gets a
+    :class:`~biriba.BiribaError`, where the wrapper's ``assert`` raised
+    :class:`AssertionError` (and nothing under ``python -O``)."""
+    return wrappers.OrderEnforcingWrapper(BiribaEnv(**kwargs))

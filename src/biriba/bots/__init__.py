@@ -1,7 +1,8 @@
 """Bots: players that get a :class:`~biriba.PlayerView` and return a legal move.
 
 Every bot follows the :class:`Bot` protocol and is seeded, so a game between bots is
-reproducible::
+reproducible (unless a bot searches for a time rather than a number of samples:
+``MonteCarloBot(time_limit=...)`` plays what the machine's speed allows)::
 
     >>> from biriba import Deal
     >>> from biriba.bots import GreedyBot, RandomBot, play_deal
@@ -89,7 +90,9 @@ class MonteCarloBot:
     some of the pile can be melded at once) and the discard (the ``candidates`` discards
     the heuristic likes best). Melds and additions follow the heuristic, and a forced
     move is played at once. The budget is ``iterations`` sampled deals per decision, or
-    ``time_limit`` seconds per decision if given.
+    ``time_limit`` seconds per decision if given (then how many samples a decision gets,
+    and so the move, depends on the machine and its load: a game is reproducible only
+    with ``iterations``).
 
     Every candidate is played out in the same sampled deals, so two candidates compare
     sample by sample. From the second sample on, a candidate is dropped once the leader's
