@@ -356,8 +356,10 @@ def _restore(params: dict[str, Any], state: tuple[Any, ...]) -> _Cursor:
         if "position" in data:
             cursor.set_deal(Deal.from_dict(data["position"], game.rules))
             cursor.public = list(data["public"])
-            cursor.private = [{int(k): v for k, v in notes.items()} for notes in data["private"]]
-            cursor.dealt = list(data["dealt"])
+            if "private" in data:  # (a state written before the seats' notes were kept
+                # has none: its strings are then those of the public moves alone)
+                cursor.private = [{int(k): v for k, v in n.items()} for n in data["private"]]
+                cursor.dealt = list(data["dealt"])
         else:
             found = records.replay(records.loads(written), game.rules)
             assert isinstance(found, Deal)
