@@ -361,6 +361,26 @@ def test_openspiel_a_resampled_state_pickles_with_its_public_moves() -> None:
     assert again.legal_actions() == state.legal_actions() and str(again) == str(other)
 
 
+def test_openspiel_a_resampled_state_written_without_the_seats_notes_still_loads() -> None:
+    # A state pickled before the seats' notes (the hand dealt, the cards drawn) were kept:
+    # it loads, its strings those of the public moves alone.
+    import json
+
+    pyspiel, _ = _openspiel()
+    game = pyspiel.load_game("python_biriba")
+    state = _played_state(game, 8, 40)
+    seat = state.current_player()
+    other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    restore, (params, saved) = other._c.__reduce__()
+    pack, written, moves, discarded = saved
+    data = json.loads(written)
+    del data["private"], data["dealt"]
+    old = restore(params, (pack, json.dumps(data), moves, discarded))
+    assert old.deal.to_dict() == other.deal.to_dict() and old.public == other._c.public
+    assert old.dealt == [None] * game.rules.players
+    assert old.private == [{} for _ in range(game.rules.players)]
+
+
 def test_openspiel_checks_the_game_parameters_when_the_game_is_loaded() -> None:
     pyspiel, _ = _openspiel()
     # (pyspiel checks each parameter's type against its default: ints here.)

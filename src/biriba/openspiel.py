@@ -356,10 +356,12 @@ def _restore(params: dict[str, Any], state: tuple[Any, ...]) -> _Cursor:
         if "position" in data:
             cursor.set_deal(Deal.from_dict(data["position"], game.rules))
             cursor.public = list(data["public"])
-            if "private" in data:  # (a state written before the seats' notes were kept
-                # has none: its strings are then those of the public moves alone)
-                cursor.private = [{int(k): v for k, v in n.items()} for n in data["private"]]
-                cursor.dealt = list(data["dealt"])
+            # What the seats saw alone, as written (a state written before the seats'
+            # notes were kept has none: nothing is known of them then).
+            players = game.rules.players
+            notes = data.get("private", [{}] * players)
+            cursor.private = [{int(k): v for k, v in n.items()} for n in notes]
+            cursor.dealt = list(data.get("dealt", [None] * players))
         else:
             found = records.replay(records.loads(written), game.rules)
             assert isinstance(found, Deal)
