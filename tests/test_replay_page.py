@@ -58,6 +58,33 @@ def board(page: str) -> tuple[str, str]:
     return match[1], match[2]
 
 
+def test_the_first_step_says_whether_the_deal_was_dealt_or_began_from_a_position() -> None:
+    dealt = random_deal(2, 10)
+    assert page_data(replay_html(records.record_deal(dealt)))[1][0][3] == "the deal as dealt"
+    started = Deal.from_dict(dealt.to_dict())
+    started.play(started.legal_moves()[0])
+    steps = page_data(replay_html(records.record_deal(started)))[1]
+    assert steps[0][3] == "the position the deal started from"
+    assert steps[1][3].endswith(str(started.history[0]))
+
+
+def test_a_finished_match_says_how_it_ended_at_its_last_step() -> None:
+    # B9.2: the totals and the winner, which the score line (the totals before the deal)
+    # does not give.
+    match = Match.new(seed=3)
+    rng = random.Random(3)
+    while not match.is_over:
+        while not match.deal.is_over:
+            match.deal.play(rng.choice(match.deal.legal_moves()))
+        match.next_deal()
+    steps = page_data(replay_html(records.record_match(match)))[1]
+    final = " · ".join(f"team {t} {total}" for t, total in enumerate(match.totals))
+    assert steps[-1][2].endswith(f" · match over: {final}, team {match.winner} wins")
+    assert "match over" not in steps[-2][2]
+    unfinished = page_data(replay_html(records.record_match(two_deal_match())))[1]
+    assert all("match over" not in step[2] for step in unfinished)
+
+
 def test_a_deal_page_has_a_step_per_move_each_a_well_formed_picture() -> None:
     deal = random_deal(1)
     page = replay_html(records.record_deal(deal))
@@ -78,7 +105,7 @@ def test_a_deal_page_has_a_step_per_move_each_a_well_formed_picture() -> None:
         )
         score = " · ".join(f"team {t} {s.total}" for t, s in enumerate(again.score().teams))
         assert steps[i][5] == f"score: {score}"
-    assert steps[0][3] == ""
+    assert steps[0][3] == "the deal as dealt"  # (no move yet)
     assert steps[-1][4].startswith("deal over")
 
 
@@ -184,7 +211,15 @@ def test_write_replay_html_and_the_command(
 
 # ---------------------------------------------------------------------- in a browser
 WIDTH, HEIGHT = 1024, 768
-KEYS = {"ArrowRight": 39, "ArrowLeft": 37, "Home": 36, "End": 35, "ArrowDown": 40, "ArrowUp": 38}
+KEYS = {
+    "ArrowRight": 39,
+    "ArrowLeft": 37,
+    "Home": 36,
+    "End": 35,
+    "ArrowDown": 40,
+    "ArrowUp": 38,
+    "PageDown": 34,
+}
 
 
 @pytest.fixture(scope="module")
@@ -238,6 +273,11 @@ def test_the_page_in_a_headless_browser(browser: Browser, tmp_path: Path) -> Non
     assert state()[0] == 0
     press("ArrowDown")
     assert state()[0] == starts[1]
+    press("ArrowRight")
+    press("ArrowDown")  # no deal after the last: nothing moves (it went back to its start)
+    assert state()[0] == starts[1] + 1
+    press("PageDown")
+    assert state()[0] == starts[1] + 1
     press("Home")
     assert state()[0] == 0
     browser.evaluate("document.getElementById('next').click()")

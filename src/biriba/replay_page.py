@@ -67,13 +67,24 @@ class _Step:
     table: Table
     deal: int
     where: str
+    #: What the step shows when no move has been played yet (a deal's first step): the
+    #: deal as dealt, or the position it started from.
+    opening: str = ""
+
+
+def _opening(deal: Deal) -> str:
+    """How a deal's first step is captioned: a deal dealt, or one built from a position."""
+    return "the deal as dealt" if deal.start is None else "the position the deal started from"
 
 
 def _steps(result: Deal | Match) -> list[_Step]:
     if isinstance(result, Deal):
         tables = _deal_tables(result)
         last = len(tables) - 1
-        return [_Step(t, 0, f"move {i} of {last}") for i, t in enumerate(tables)]
+        opening = _opening(result)
+        return [
+            _Step(t, 0, f"move {i} of {last}", "" if i else opening) for i, t in enumerate(tables)
+        ]
     deals = list(result.finished_deals)
     steps = []
     # A match resumed from data begins with the totals and the deals played before.
@@ -91,6 +102,7 @@ def _steps(result: Deal | Match) -> list[_Step]:
         tables = _deal_tables(deal)
         last = len(tables) - 1
         number = before + index
+        opening = _opening(deal)
         for i, t in enumerate(tables):
             shown = attrs.evolve(t, deal_index=number, match_totals=totals)
             steps.append(
@@ -98,10 +110,15 @@ def _steps(result: Deal | Match) -> list[_Step]:
                     shown,
                     index,
                     f"deal {number + 1} of {before + len(deals)} · move {i} of {last}",
+                    "" if i else opening,
                 )
             )
         if index < len(result.finished_deals):
             totals = tuple(a + s.total for a, s in zip(totals, deal.score().teams, strict=True))
+    if result.is_over and steps:  # B9.2: the last step says how the match ended
+        final = " · ".join(f"team {t} {total}" for t, total in enumerate(result.totals))
+        ended = f"{steps[-1].where} · match over: {final}, team {result.winner} wins"
+        steps[-1] = attrs.evolve(steps[-1], where=ended)
     return steps
 
 
@@ -137,19 +154,22 @@ function show(i) {
   const step = STEPS[i];
   frame.innerHTML = step[1].map(k => PARTS[k]).join("");
   document.getElementById("where").textContent = step[2];
-  document.getElementById("move").textContent = step[3] || "the deal as dealt";
+  document.getElementById("move").textContent = step[3];
   document.getElementById("turn").textContent = step[4];
   document.getElementById("score").textContent = step[5];
   slider.value = String(i);
   document.body.dataset.step = String(i);
 }
+// The start of the next deal, or of this one (or the one before, from its start); false,
+// the key left to the browser, when there is no such deal.
 function deal(delta) {
-  if (!STEPS.length) return;
+  if (!STEPS.length) return false;
   const current = STEPS[at][0];
   let target = current + delta;
   if (delta < 0 && at !== DEALS[current]) target = current;
-  target = Math.max(0, Math.min(DEALS.length - 1, target));
+  if (target < 0 || target >= DEALS.length) return false;
   show(DEALS[target]);
+  return true;
 }
 const keys = {
   ArrowRight: () => show(at + 1), ArrowLeft: () => show(at - 1),
@@ -159,9 +179,8 @@ const keys = {
 };
 document.addEventListener("keydown", event => {
   const act = keys[event.key];
-  if (act && !event.altKey && !event.ctrlKey && !event.metaKey) {
+  if (act && !event.altKey && !event.ctrlKey && !event.metaKey && act() !== false) {
     event.preventDefault();
-    act();
   }
 });
 document.getElementById("first").onclick = () => show(0);
@@ -251,7 +270,8 @@ def replay_html(
                 parts.append(part)
             ids.append(found)
         t = step.table
-        encoded.append([step.deal, ids, step.where, t.move_text(), t.turn_text(), t.score_text()])
+        move = t.move_text() or step.opening
+        encoded.append([step.deal, ids, step.where, move, t.turn_text(), t.score_text()])
     starts = [i for i, s in enumerate(steps) if i == 0 or s.deal != steps[i - 1].deal]
     if title is None:
         kind = "match" if isinstance(record, MatchRecord) else "deal"
