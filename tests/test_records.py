@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -98,6 +99,30 @@ def test_the_record_schema_stands_alone() -> None:
     data["start"]["dealer"] = "north"
     with pytest.raises(jsonschema.ValidationError):
         cls(schema).validate(data)
+
+
+def test_records_that_start_from_other_positions_differ() -> None:
+    # The start is part of a record's value (it was left out of equality): equal starts,
+    # equal records and hashes; other starts, other records.
+    one = records.record_deal(Deal.from_dict(Deal.new(seed=1).to_dict()))
+    same = records.record_deal(Deal.from_dict(Deal.new(seed=1).to_dict()))
+    other = records.record_deal(Deal.from_dict(Deal.new(seed=2).to_dict()))
+    assert one == same and hash(one) == hash(same)
+    assert one != other
+    match = Match.from_dict(Match.new(seed=1).to_dict())
+    resumed = Match.from_dict({**Match.new(seed=1).to_dict(), "totals": [100, 0]})
+    assert records.record_match(match) != records.record_match(resumed)
+
+
+def test_a_record_written_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    # Some editors start a UTF-8 file with a byte order mark: passed over (RFC 8259, 8.1).
+    record = records.record_deal(Deal.new(seed=1))
+    text = records.dumps(record)
+    assert records.loads("\ufeff" + text) == record
+    path = tmp_path / "record.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert records.load(path) == record
+    assert records.load(str(path)) == record
 
 
 def test_deal_record_round_trip_and_replay() -> None:

@@ -344,6 +344,60 @@ def test_colors_override_the_defaults() -> None:
     assert "ivory" in {r.get("fill") for r in root.iter(f"{NS}rect")}
 
 
+def test_a_colour_is_a_colour_css_knows() -> None:
+    # pictures.rst: a value that is not a colour raises BiribaError. Names are CSS's,
+    # in any case; hex colours have 3, 4, 6 or 8 digits.
+    card = Card.parse("5H")
+    for good in ("navy", "RebeccaPurple", "transparent", "#abc", "#abcd", "#aabbcc", "#aabbccdd"):
+        assert good in svg.card(card, colors={"card": good})
+    for bad in ("notacolour", "#1234567", "#12345", "#ab", "bluish", "red;", "url(#x)"):
+        with pytest.raises(BiribaError, match="is not a colour"):
+            svg.card(card, colors={"card": bad})
+
+
+def test_bottom_is_a_seat_of_any_integer_type() -> None:
+    np = pytest.importorskip("numpy")
+    deal = played(4, 1)
+    assert svg.table(deal, bottom=np.int64(1)) == svg.table(deal, bottom=1)
+    with pytest.raises(TypeError, match="got bool"):
+        svg.table(deal, bottom=True)
+
+
+def _seat_labels(picture: str) -> dict[int, ET.Element]:
+    return {
+        int(t.text.split()[1]): t
+        for t in parse(picture).iter(f"{NS}text")
+        if t.text and t.text.startswith("seat ") and " · " in t.text
+    }
+
+
+def test_seat_labels_fit_their_boxes_with_six_players() -> None:
+    # Six seats: five narrow boxes along the top. A label ends before the turn's mark in
+    # the box of the seat to move: the team goes first, then "this view" (the header
+    # names the view's seat), then the label is squeezed into its room.
+    rules = RuleSet.named("biriba-6")
+    deal = Deal.new(rules, seed=1, dealer=0)
+    rng = random.Random(1)
+    while deal.to_move != 0 or deal.phase is not Phase.DRAW:
+        deal.play(rng.choice(deal.legal_moves()))
+    labels = _seat_labels(svg.table(deal.view(0), bottom=5))
+    assert labels[4].text == "seat 4 · team 1 · 2 cards"  # room enough: all of it
+    mover = labels[0]  # to move, the dealer, the view's seat, in a narrow box
+    assert mover.text == "seat 0 · 11 cards · dealer"
+    assert mover.get("textLength") == "128"
+    # At the bottom, the whole width: the whole label, unsqueezed.
+    labels = _seat_labels(svg.table(deal.view(0), bottom=0))
+    assert labels[0].text == "seat 0 · team 0 · 11 cards · dealer · this view"
+    assert labels[0].get("textLength") is None
+
+
+def test_a_long_rule_set_name_is_cut_short_in_the_header() -> None:
+    rules = RuleSet.named("biriba-kozi").evolve(name="W" * 80)
+    texts = [t.text for t in parse(svg.table(Deal.new(rules, seed=1))).iter(f"{NS}text")]
+    assert "W" * 23 + "… · dealer seat 0" in texts
+    assert not any(text and "W" * 24 in text for text in texts)
+
+
 def test_bad_options_are_refused() -> None:
     deal = played(4, 1)
     with pytest.raises(BiribaError, match="no colour named"):

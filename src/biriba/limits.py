@@ -235,7 +235,8 @@ def check_text(text: str, what: str) -> None:
 def parse_json(text: str | bytes, what: str, error: type[BiribaError]) -> Any:
     """Read JSON ``text`` (a ``what``: position, record) after checking its size
     (:data:`MAX_JSON`) and nesting depth (:data:`MAX_DEPTH`), raising ``error`` for text
-    that is too large, too deep or not JSON."""
+    that is too large, too deep or not JSON. A byte order mark at the start is passed
+    over."""
     if isinstance(text, bytes | bytearray):
         if len(text) > 4 * MAX_JSON:
             raise error(f"a {what} is at most {MAX_JSON} characters of JSON; got {len(text)} bytes")
@@ -245,6 +246,9 @@ def parse_json(text: str | bytes, what: str, error: type[BiribaError]) -> Any:
             raise error(f"a {what} is JSON text in UTF-8: {problem.reason}") from None
     if not isinstance(text, str):
         raise TypeError(f"a {what} as JSON is a str or bytes, got {type(text).__name__}")
+    # A byte order mark, which some editors write at the start of a UTF-8 file, is passed
+    # over (RFC 8259, 8.1: a parser may ignore one).
+    text = text.removeprefix("\ufeff")
     if len(text) > MAX_JSON:
         raise error(f"a {what} is at most {MAX_JSON} characters of JSON; got {len(text)}")
     try:

@@ -139,7 +139,7 @@ class DealRecord:
     #: The dealer, with a seed.
     dealer: int = 0
     #: The starting position, without a seed.
-    start: dict[str, Any] | None = attrs.field(default=None, eq=False)
+    start: dict[str, Any] | None = attrs.field(default=None, hash=False)
     #: The final score per team, part by part, if the deal is over.
     score: tuple[dict[str, int], ...] | None = None
 
@@ -204,7 +204,7 @@ class MatchRecord:
     #: totals and the count of deals played when it was resumed, ``{"totals": [...],
     #: "deals_played": n}``; its first deal then starts from a position. ``None`` for
     #: a match played from its seed's first deal.
-    start: dict[str, Any] | None = attrs.field(default=None, eq=False)
+    start: dict[str, Any] | None = attrs.field(default=None, hash=False)
 
     def __attrs_post_init__(self) -> None:
         # Checked as DealRecord's fields are; a deal record checked itself when made.

@@ -47,7 +47,7 @@ from biriba import display
 from biriba.cards import Card, Rank, Suit
 from biriba.deal import Deal, PlayerView
 from biriba.errors import BiribaError
-from biriba.limits import check_count, excerpt, is_int
+from biriba.limits import check_count, excerpt, whole_number
 from biriba.melds import Meld, MeldKind
 from biriba.moves import AddToMeld, Discard, LayMeld, Move, Pass
 from biriba.position import Phase
@@ -93,8 +93,34 @@ DEFAULT_COLORS: Final[Mapping[str, str]] = MappingProxyType(
     }
 )
 
+#: A colour's value: ``#rgb``, ``#rgba``, ``#rrggbb`` or ``#rrggbbaa``, or ``rgb(...)``,
+#: ``rgba(...)``, ``hsl(...)`` or ``hsla(...)`` of numbers; or else one of
+#: :data:`_COLOR_NAMES`.
 _COLOR_VALUE: Final = re.compile(
-    r"#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}|(rgb|rgba|hsl|hsla)\([0-9.,%\s]{1,60}\)"
+    r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})"
+    r"|(?:rgb|rgba|hsl|hsla)\([0-9.,%\s]{1,60}\)"
+)
+#: The colours SVG and CSS know by name (CSS Color Module Level 4), in lower case (a
+#: name is matched in any case), and ``transparent``.
+_COLOR_NAMES: Final = frozenset(
+    """aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue
+    blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk
+    crimson cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki
+    darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen
+    darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue
+    dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro
+    ghostwhite gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo
+    ivory khaki lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral
+    lightcyan lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon
+    lightseagreen lightskyblue lightslategray lightslategrey lightsteelblue lightyellow
+    lime limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid
+    mediumpurple mediumseagreen mediumslateblue mediumspringgreen mediumturquoise
+    mediumvioletred midnightblue mintcream mistyrose moccasin navajowhite navy oldlace
+    olive olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise
+    palevioletred papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red
+    rosybrown royalblue saddlebrown salmon sandybrown seagreen seashell sienna silver
+    skyblue slateblue slategray slategrey snow springgreen steelblue tan teal thistle
+    tomato turquoise violet wheat white whitesmoke yellow yellowgreen transparent""".split()  # noqa: SIM905 (a list this long reads better so)
 )
 _FONT: Final = "DejaVu Sans, Verdana, Arial, sans-serif"
 
@@ -112,6 +138,14 @@ _WIDTH: Final = 1200
 #: width, beyond which a size is a mistake (and a huge int one no float can hold).
 _MAX_SIZE: Final = 10_000
 _COLUMN: Final = 180  # the stock, the pile and the reserves
+#: About how wide a character of 12 units is, in the picture's units (DejaVu Sans'
+#: digits and lower-case letters, a little over): what a seat's label is measured by.
+_CHAR_12: Final = 6.2
+#: The room kept at the right of the label of the seat to move, for the turn's mark
+#: (``▶ to draw``).
+_MARK_ROOM: Final = 80
+#: The most characters of a rule set's name the header shows.
+_HEADER_NAME: Final = 24
 
 
 # ---------------------------------------------------------------------- options
@@ -131,10 +165,11 @@ def _colors(colors: Mapping[str, str] | None) -> dict[str, str]:
             raise BiribaError(f"no colour named {excerpt(name)}; the colours are {known}")
         if not isinstance(value, str):
             raise TypeError(f"colour {name!r} must be a str, got {type(value).__name__}")
-        if not _COLOR_VALUE.fullmatch(value.strip()):
+        written = value.strip()
+        if not (_COLOR_VALUE.fullmatch(written) or written.lower() in _COLOR_NAMES):
             raise BiribaError(
-                f"colour {name!r}: {value[:40]!r} is not a colour (write #rgb, #rrggbb, a "
-                f"name or rgb(...))"
+                f"colour {name!r}: {excerpt(value)} is not a colour (write #rgb, #rrggbb, a "
+                f"colour's name such as 'navy', or rgb(...))"
             )
         merged[name] = value.strip()
     return merged
@@ -153,8 +188,10 @@ def _size(size: int | None) -> int | None:
 
 
 def _seat(seat: object, rules: RuleSet, what: str) -> int:
-    if not is_int(seat):
-        raise TypeError(f"{what} must be a seat number (int), got {type(seat).__name__}")
+    """``seat`` as an ``int`` if it is a seat of ``rules`` (an ``int`` or any integer type,
+    NumPy's too, but not a ``bool``); else :class:`TypeError` or
+    :class:`~biriba.BiribaError` (B1.1)."""
+    seat = whole_number(seat, what)
     if not 0 <= seat < rules.players:
         seats = cited(rules, "B1.1")
         raise BiribaError(
@@ -750,11 +787,18 @@ class _Drawing:
     # -- header
     def _header(self) -> str:
         t, colors = self.t, self.colors
-        left = f"{t.rules.name} · dealer seat {t.dealer}"
-        if t.deal_index is not None:
-            left = f"deal {t.deal_index + 1} · " + left
+        x = _PAD + (70 if t.rules.bonus_suit_bonus is not None else 0)
+        before = "" if t.deal_index is None else f"deal {t.deal_index + 1} · "
+        after = f" · dealer seat {t.dealer}"
         if t.viewer is not None:
-            left += f" · seen by seat {t.viewer}"
+            after += f" · seen by seat {t.viewer}"
+        # The left of the header ends before the turn, centred: a rule set's long name (up
+        # to 80 characters) is cut short, with an ellipsis, to _HEADER_NAME characters
+        # (even of the widest letters, the header's left then ends before the middle).
+        name = t.rules.name
+        if len(name) > _HEADER_NAME:
+            name = name[: _HEADER_NAME - 1] + "…"
+        left = before + name + after
         parts = []
         x = _PAD
         if t.rules.bonus_suit_bonus is not None:  # kózi (V1): the suit, or "?" until named
@@ -827,14 +871,27 @@ class _Drawing:
         self.seat_boxes[seat] = box
         rules = t.rules
         count = len(t.faces[seat]) + t.hidden[seat]
-        label = f"seat {seat} · team {seat % rules.teams} · {count} card{'s' if count != 1 else ''}"
+        team = f" · team {seat % rules.teams}"
+        rest = f" · {count} card{'s' if count != 1 else ''}"
         if seat == t.dealer:
-            label += " · dealer"
-        if seat == t.viewer:
-            label += " · this view"
+            rest += " · dealer"
+        viewer = " · this view" if seat == t.viewer else ""
+        # The label ends before the box's edge, and in the box of the seat to move before
+        # the turn's mark. In the narrow boxes of five or six players the team goes first
+        # (the team labels by the melds name it), then "this view" (the header names the
+        # seat the view is of), then the label is squeezed to fit.
+        room = w - 2 * _PAD - (_MARK_ROOM if seat == t.to_move else 0)
+        squeeze = ""
+        for label in (f"seat {seat}{team}{rest}{viewer}", f"seat {seat}{rest}{viewer}"):
+            if len(label) * _CHAR_12 <= room:
+                break
+        else:
+            label = f"seat {seat}{rest}"
+            if len(label) * _CHAR_12 > room:
+                squeeze = f' textLength="{_n(room)}" lengthAdjust="spacingAndGlyphs"'
         parts = [
             _rect(x, y, w, h, fill="#000000", extra=' fill-opacity="0.12"', radius=6),
-            _text(x + _PAD, y + 14, label, size=12, fill=colors["muted"]),
+            _text(x + _PAD, y + 14, label, size=12, fill=colors["muted"], extra=squeeze),
         ]
         widest = _BOTTOM_STEP if seat == self.layout.bottom else _TOP_STEP
         svg, spots, backs = _draw_hand(
