@@ -20,6 +20,7 @@ from biriba import (
     JOKER,
     BiribaError,
     Card,
+    Deal,
     InvalidMeldError,
     Meld,
     MeldKind,
@@ -711,6 +712,83 @@ def test_the_part_cache_empties_when_full_and_gives_the_same_melds(
     for _ in range(2):
         assert [enumerate_melds(hand) for hand in hands] == expected
         assert 0 < len(enumeration._PLANS[BIRIBA].cache) <= 4
+
+
+def test_the_meld_table_empties_with_the_part_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every meld of the table keeps what was worked out from it (its extensions, which
+    # keep theirs): chains the table's own count does not see. Emptied with the part
+    # cache, the table lets every meld no deal holds go, so a long run's memory is bounded.
+    from biriba import enumeration
+
+    monkeypatch.setattr(enumeration, "_PART_CACHE_LIMIT", 6)
+    enumerate_melds(PACK[:9])  # (the plan of the process, to be set aside)
+    monkeypatch.delitem(enumeration._PLANS, BIRIBA)  # a fresh, empty cache
+    # (the plan last used is found again by identity: the process's own once this is over)
+    recent = enumeration._RECENT_PLAN[0]
+    enumeration._RECENT_PLAN[0] = (None, None)
+    try:
+        _fill_and_empty_the_part_cache(enumeration)
+    finally:
+        enumeration._RECENT_PLAN[0] = recent
+
+
+def _fill_and_empty_the_part_cache(enumeration: Any) -> None:
+    """Hands one after the other until the (small) part cache is full and emptied: the
+    table of melds then holds the last hand's melds alone."""
+    old_table: list[object] = []
+    cached = 0
+    for i in range(0, 99, 3):
+        enumerate_melds(PACK[i : i + 9])
+        plan = enumeration._PLANS[BIRIBA]
+        if len(plan.cache) < cached:  # full, it was emptied before this hand's parts
+            break
+        cached = len(plan.cache)
+        old_table = list(plan.lays.values())  # (kept alive: no object's id is reused)
+    else:
+        pytest.fail("the part cache never filled")
+    assert cached >= 6 and old_table
+    # The table holds the melds of the one hand enumerated since, none from before.
+    assert 0 < len(plan.lays) < len(old_table)
+    assert not any(lay is old for lay in plan.lays.values() for old in old_table)
+    assert len(plan.cache) < 6
+
+
+def test_the_engines_answers_go_when_the_meld_table_is_emptied(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The look-ahead's answers hold melds (in their situations): kept, they would keep the
+    # melds the table let go, and all that hangs from them. They are emptied at the next
+    # look-ahead that starts with none under way, and only then.
+    from biriba import enumeration
+    from biriba.engine import engine_for
+
+    engine = engine_for(BIRIBA)
+    deal, rng, seed = Deal.new(seed=5), random.Random(5), 6
+    while not engine._finish_cache:
+        if deal.is_over:
+            deal, rng, seed = Deal.new(seed=seed), random.Random(seed), seed + 1
+        deal.play(rng.choice(deal.legal_moves()))
+    emptied = enumeration.times_emptied()
+    monkeypatch.setattr(enumeration, "_PART_CACHE_LIMIT", 0)  # full: the next hand empties
+    enumerate_melds(PACK[:9])
+    assert enumeration.times_emptied() == emptied + 1
+    assert engine._finish_cache  # kept until a look-ahead starts
+    engine._searching += 1  # one under way: its cache is not emptied under it
+    engine._enter_search()
+    engine._searching -= 2
+    assert engine._finish_cache
+    engine._enter_search()
+    engine._searching -= 1
+    assert not engine._finish_cache
+    monkeypatch.setattr(enumeration, "_PART_CACHE_LIMIT", 50_000)
+    while not engine._finish_cache:  # answers again, the table not emptied since
+        if deal.is_over:
+            deal, rng, seed = Deal.new(seed=seed), random.Random(seed), seed + 1
+        deal.play(rng.choice(deal.legal_moves()))
+    kept = dict(engine._finish_cache)
+    engine._enter_search()
+    engine._searching -= 1
+    assert engine._finish_cache == kept
 
 
 @pytest.mark.parametrize(

@@ -429,6 +429,11 @@ class Engine:
         #: empty it in the middle of another's search, which costs time and memory,
         #: never a wrong answer.)
         self._searching = 0
+        #: :func:`enumeration.times_emptied <biriba.enumeration.times_emptied>` when the
+        #: cache was last emptied, or made: once the enumerator has emptied its table of
+        #: melds, the answers (which hold melds of it) go too, at the next look-ahead
+        #: that starts with none under way.
+        self._emptied = enumeration.times_emptied()
         #: V3: whether no card is worth less than nothing, so that laying cards never
         #: lowers the points a team has laid and what it still lacks can be worked out
         #: step by step (:meth:`_still_short`). (``card_values`` may be negative.)
@@ -1198,12 +1203,19 @@ class Engine:
     def _enter_search(self) -> None:
         """Count one more look-ahead under way (the caller counts it off when done). The
         cache of answers is emptied here, before the search, when past its limit between
-        searches (:data:`_FINISH_CACHE_LIMIT`), and in the middle of one only past
-        :data:`_FINISH_SEARCH_LIMIT`: a search that must start over meets again every
-        state it had answered."""
+        searches (:data:`_FINISH_CACHE_LIMIT`) or once the enumerator has emptied its
+        table of melds (whose melds the answers hold: :attr:`_emptied`), and in the middle
+        of one only past :data:`_FINISH_SEARCH_LIMIT`: a search that must start over meets
+        again every state it had answered."""
         cache = self._finish_cache
-        if len(cache) >= (_FINISH_SEARCH_LIMIT if self._searching else _FINISH_CACHE_LIMIT):
-            cache.clear()
+        if self._searching:
+            if len(cache) >= _FINISH_SEARCH_LIMIT:
+                cache.clear()
+        else:
+            emptied = enumeration.times_emptied()
+            if len(cache) >= _FINISH_CACHE_LIMIT or emptied != self._emptied:
+                cache.clear()
+                self._emptied = emptied
         self._searching += 1
 
     def _card_points(self, situation: Situation) -> int:
