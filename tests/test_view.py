@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biriba import BIRIBA, Card, Deal, Phase, PlayerView, full_pack, parse_cards
+from biriba import BIRIBA, BiribaError, Card, Deal, Phase, PlayerView, full_pack, parse_cards
 
 from .helpers import deal_at, examples, played
 
@@ -190,3 +190,17 @@ def test_sample_type_check() -> None:
     with pytest.raises(TypeError):
         view.sample(3)  # type: ignore[arg-type]
     assert view.phase is Phase.DRAW
+
+
+def test_a_sample_cannot_be_undone_past_its_start_and_says_why() -> None:
+    deal = played(3, 40)
+    sample = deal.view(deal.to_move or 0).sample(random.Random(1))
+    assert len(sample.history) == 40  # the public history
+    with pytest.raises(BiribaError, match="built from a view .* cannot be undone past") as info:
+        sample.undo()
+    assert "no move has been played" not in str(info.value)
+    assert sample.to_dict() == deal.view(deal.to_move or 0).sample(random.Random(1)).to_dict()
+    sample.play(sample.legal_moves()[0])
+    sample.undo()  # a move played on the sample is undone as any other
+    with pytest.raises(BiribaError, match="nothing to undo: no move has been played"):
+        Deal.new(seed=1).undo()

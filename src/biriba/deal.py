@@ -515,6 +515,11 @@ class Deal:
     def undo(self) -> Move:
         """Take the last move back and return it; the position is restored exactly."""
         if not self._earlier:
+            if self._history:  # a sample's public history, played before it was built
+                raise BiribaError(
+                    "nothing to undo: this deal was built from a view (PlayerView.sample), "
+                    "and its history, the public one, cannot be undone past where it started"
+                )
             raise BiribaError("nothing to undo: no move has been played on this deal")
         self._position = self._earlier.pop()
         return self._history.pop()
