@@ -196,7 +196,7 @@ def test_a_sample_cannot_be_undone_past_its_start_and_says_why() -> None:
     deal = played(3, 40)
     sample = deal.view(deal.to_move or 0).sample(random.Random(1))
     assert len(sample.history) == 40  # the public history
-    with pytest.raises(BiribaError, match="built from a view .* cannot be undone past") as info:
+    with pytest.raises(BiribaError, match=r"built from a view .* cannot be undone past") as info:
         sample.undo()
     assert "no move has been played" not in str(info.value)
     assert sample.to_dict() == deal.view(deal.to_move or 0).sample(random.Random(1)).to_dict()
