@@ -11,7 +11,7 @@ gives the figures for keeping both.
 
 Every cache is bounded: the parts of at most ``_PLAN_LIMIT`` rule sets are kept, at most
 ``_PART_CACHE_LIMIT`` for each; a full cache is emptied with the rule set's table of
-melds, and with them all that was worked out from those melds (``_empty_when_full``).
+melds, and with them all that was worked out from those melds (``_store``).
 What a part that is not cached yet is made from (which
 runs of ranks a suit's row can fill, a rank's sets of naturals, the choices of
 substitutes) comes from small tables kept for the process, each bounded by
@@ -158,8 +158,6 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
         held = found_held
     n_wild, sub_cap, need, at_least, skipped, rank_tails, suit_tails, wild_key, numbered = held
     cache = plan.cache
-    if len(cache) >= _PART_CACHE_LIMIT:
-        _empty_when_full(plan)
     out: list[Part] = []
     found: Part | None
     key: bytes | int
@@ -204,7 +202,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
                     # (Unpacked, not passed on with *: compiled, a call with * goes
                     # through the interpreter's generic call.)
                     lays, longest = _groups_of_rank(c, raw[c:52:13], plan, wild_key, sub_cap)
-                    found = _store(cache, key, lays, longest)
+                    found = _store(plan, key, lays, longest)
                 if found is not _NO_MELDS:
                     out.append(found)
     # A suit's sequences with at most one substitute depend on which of its ranks the
@@ -231,7 +229,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
                 lays, longest = _sequences_of_suit(
                     base, found_windows, rules, plan, wild_key, one_cap
                 )
-                found = _store(cache, key, lays, longest)
+                found = _store(plan, key, lays, longest)
             if found is not _NO_MELDS:
                 out.append(found)
     else:
@@ -255,7 +253,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
                     hopeless.add(row)
                     continue
                 lays, longest = _sequences_of_suit(base, windows, rules, plan, wild_key, one_cap)
-                found = _store(cache, key, lays, longest)
+                found = _store(plan, key, lays, longest)
             if found is not _NO_MELDS:
                 out.append(found)
     if sub_cap > 1:
@@ -270,7 +268,7 @@ def parts_and_substitutes(counts: Sequence[int], rules: RuleSet) -> tuple[list[P
         found = cache.get(key)
         if found is None:
             found = _store(
-                cache,
+                plan,
                 key,
                 tuple(map(lay_unchecked, _wild_melds(plan.pairs(wild_key), n_wild, rules))),
             )
@@ -331,40 +329,37 @@ class Part:
 _NO_MELDS: Final = Part(())
 
 
-def _store(
-    cache: dict[bytes | int, Part], key: bytes | int, lays: tuple[LayMeld, ...], longest: int = -1
-) -> Part:
-    """Cache the part of the melds ``lays`` lay under ``key`` (``longest``, the cards of
-    the longest meld, worked out here unless given). :func:`parts_and_substitutes` empties
-    a full cache before a hand's parts are made (:func:`_empty_when_full`)."""
+def _store(plan: _Plan, key: bytes | int, lays: tuple[LayMeld, ...], longest: int = -1) -> Part:
+    """Cache the part of the melds ``lays`` lay under ``key`` in ``plan``'s cache
+    (``longest``, the cards of the longest meld, worked out here unless given).
+
+    A full cache (:data:`_PART_CACHE_LIMIT`) is emptied first, and the plan's table of
+    melds with it. Each meld keeps what was worked out from it (its extensions, which keep
+    theirs in turn: the melds a table's meld grows into), chains that grow deal after
+    deal while the table's own count hardly moves (4,000 random Buraco deals left 125,000
+    melds in the chains of 12,000 in the table). Emptied together, every meld no deal
+    holds goes, with all that hangs from it, so that a long run's memory stays bounded.
+    (Checked here, where a part is new, rather than at each hand's look-up: the melds of
+    this part, put in the table before the check, are then in the part but not in the
+    new table, and a later part that meets them makes them again, equal.)"""
+    cache = plan.cache
+    if len(cache) >= _PART_CACHE_LIMIT:
+        cache.clear()
+        plan.lays.clear()
+        _EMPTIED[0] += 1
     found = cache[key] = Part(lays, longest) if lays else _NO_MELDS
     return found
 
 
-def _empty_when_full(plan: _Plan) -> None:
-    """Empty ``plan``'s cache of parts when it holds :data:`_PART_CACHE_LIMIT` (a hand's
-    parts, a few dozen at most, may take it past that), and its table of melds with it.
-
-    Each meld keeps what was worked out from it (its extensions, which keep theirs in
-    turn: the melds a table's meld grows into), chains that grow deal after deal while
-    the table's own count hardly moves (4,000 random Buraco deals left 125,000 melds in
-    the chains of 12,000 in the table). Emptied together, before a hand's parts are made,
-    every meld no deal holds goes, with all that hangs from it, so that a long run's
-    memory stays bounded."""
-    if len(plan.cache) >= _PART_CACHE_LIMIT:
-        plan.cache.clear()
-        plan.lays.clear()
-        _EMPTIED[0] += 1
-
-
-#: How many times a plan's cache of parts and table of melds were emptied when full: the
-#: engine's look-ahead answers hold melds of the table, and go too (:func:`times_emptied`).
+#: How many times a plan's cache of parts and table of melds were emptied when full
+#: (:func:`_store`): the engine's look-ahead answers hold melds of the table, and go too
+#: (:func:`times_emptied`).
 _EMPTIED: Final[list[int]] = [0]
 
 
 def times_emptied() -> int:
     """How many times a rule set's cache of parts was emptied when full, and its table of
-    melds with it (:func:`_empty_when_full`): what else keeps melds of the table (the
+    melds with it (:func:`_store`): what else keeps melds of the table (the
     engine's cache of look-ahead answers) empties itself when this changes, so that the
     melds no deal holds go, with all that hangs from them."""
     return _EMPTIED[0]
