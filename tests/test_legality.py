@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from biriba import (
     BIRIBA,
+    BURACO,
     JOKER,
     AddToMeld,
     AmbiguousMoveError,
@@ -261,3 +262,24 @@ def test_B3_1_is_legal_is_false_for_cards_that_form_no_meld_and_refuses_text_no_
         with pytest.raises(TypeError):
             deal.is_legal(value)  # type: ignore[arg-type]
     assert deal.to_dict() == before and deal.history == ()
+
+
+def test_Z2_2_and_V1_a_move_the_rule_set_does_not_have_is_refused_as_such() -> None:
+    # The redraw (Z2.2) and naming the bonus suit (V1) under rule sets without them: said
+    # so, not "only right after the first draw", which suggests it could be legal later.
+    for rules, text, rule, why in (
+        (BIRIBA, "redraw", "Z2.2", "the rule set has no redraw"),
+        (RuleSet.named("biriba-kozi"), "redraw", "Z2.2", "the rule set has no redraw"),
+        (BIRIBA, "kozi H", "V1", "the rule set has no bonus suit to name"),
+        (BURACO, "kozi H", "V1", "the rule set has no bonus suit to name"),
+    ):
+        deal = Deal.new(rules, seed=1)
+        for _ in range(2):  # in the draw phase, then (after a draw) in the play phase
+            with pytest.raises(IllegalMoveError, match=why) as info:
+                deal.play(text)
+            assert info.value.rule == rule
+            if deal.phase is Phase.DRAW:
+                deal.play(next(m for m in deal.legal_moves() if str(m) == "draw"))
+    # Where the rule set has the move, the refusal says when it is legal.
+    with pytest.raises(IllegalMoveError, match="only right after the deal's first draw"):
+        Deal.new(BURACO, seed=1).play("redraw")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -95,7 +96,7 @@ def broken(change: Any) -> dict[str, Any]:
     [
         (lambda d: d.pop("hands"), "missing key", None),
         (lambda d: d.update(rules="chess"), "no rule set named", None),
-        (lambda d: d.update(dealer=4), "dealer is 4, out of range", "B1.1"),
+        (lambda d: d.update(dealer=4), "dealer is 4, out of range 0..3 \\(B1.1\\)$", "B1.1"),
         (lambda d: d.update(to_move=None), "to_move is null exactly", None),
         (lambda d: d.update(phase="lunch"), "phase must be", None),
         (lambda d: d["hands"][0].append("7H"), "B1.2\\): too many: 7H$", "B1.2"),
@@ -223,3 +224,26 @@ def test_B1_2_a_hand_of_hundreds_of_cards_keeps_its_size() -> None:
     assert (again.hand_size(0), again.hand_size(1)) == (304, other)
     deal.undo()
     assert deal.hand_size(0) == 305
+
+
+def test_B1_2_a_message_lists_a_few_cards_of_a_pack_far_off() -> None:
+    # API.md: a message stays short. Fifty stocks' worth of cards: six named, the rest
+    # counted.
+    data = Deal.new(seed=1).to_dict()
+    data["stock"] *= 50
+    with pytest.raises(InvalidPositionError) as info:
+        Deal.from_dict(data)
+    message = str(info.value)
+    assert info.value.rule == "B1.2"
+    assert re.search(
+        r"\(B1\.2\): too many: (\S+ \(\d+ copies\), ){5}\S+ \(\d+ copies\) and \d+ more$", message
+    )
+    assert len(message) < 200
+
+
+def test_every_rule_a_position_breaks_is_cited_in_its_message() -> None:
+    data = Deal.new(seed=1).to_dict()
+    for key, value, rule in (("to_move", 9, "B1.1"), ("passes", 7, "B4.4")):
+        with pytest.raises(InvalidPositionError) as info:
+            Deal.from_dict({**data, key: value})
+        assert info.value.rule == rule and f"({rule})" in str(info.value)

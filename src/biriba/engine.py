@@ -203,6 +203,9 @@ _LOOK_AHEAD: Final = Refusal("B4.5", "the look-ahead decides")
 _NO_REDRAW: Final = Refusal(
     "Z2.2", "redraw is allowed only right after the deal's first draw, once, before any meld"
 )
+#: Under a rule set without the move at all (the rule's id still says which move it is).
+_NO_REDRAW_HERE: Final = Refusal("Z2.2", "the rule set has no redraw")
+_NO_KOZI_HERE: Final = Refusal("V1", "the rule set has no bonus suit to name (no kózi)")
 
 
 class _Refusals:
@@ -876,9 +879,9 @@ class Engine:
                     self.situation(position), size_of(position.sizes, seat), position.pile
                 )
             if isinstance(move, NameSuit):
-                return _NO_KOZI
+                return _NO_KOZI if self._kozi else _NO_KOZI_HERE
             if isinstance(move, Redraw):
-                return _NO_REDRAW
+                return _NO_REDRAW if self._redraws else _NO_REDRAW_HERE
             first = "draw from the stock" if stock_open else "pass"
             return Refusal("B4.1", f"seat {seat} must first {first} or take the discard pile")
         if phase is Phase.OVER:
@@ -886,7 +889,7 @@ class Engine:
         if isinstance(move, Redraw):
             if self.redraw_allowed(position.redraw is not None, len(position.stock)):
                 return None
-            return _NO_REDRAW
+            return _NO_REDRAW if self._redraws else _NO_REDRAW_HERE
         situation = self.situation(position)
         size = size_of(position.sizes, seat)
         if isinstance(move, Discard):
@@ -896,7 +899,7 @@ class Engine:
         if isinstance(move, AddToMeld):
             return self.add_refusal(situation, size, move, seat)
         if isinstance(move, NameSuit):
-            return _NO_KOZI
+            return _NO_KOZI if self._kozi else _NO_KOZI_HERE
         return Refusal("B4.1", f"seat {seat} has already drawn this turn; meld, add or discard")
 
     def over_refusal(self, position: Position) -> Refusal:

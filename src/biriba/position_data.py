@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from biriba.cards import EMPTY_COUNTS, Card, Suit, cards_at, cards_of, counts_of, indices_of
 from biriba.engine import Engine, Start, engine_for
@@ -53,7 +53,10 @@ REQUIRED_KEYS = (
 
 
 def _fail(message: str, rule: str | None = None) -> InvalidPositionError:
-    """The error for a position; ``rule`` is the id of the rule it breaks, if any."""
+    """The error for a position; ``rule`` is the id of the rule it breaks, if any, which
+    the message cites (at its end, when it does not already)."""
+    if rule is not None and rule not in message:
+        message = f"{message} ({rule})"
     return InvalidPositionError(f"invalid position: {message}", rule=rule)
 
 
@@ -508,11 +511,18 @@ def _check_history(
 
 
 def _copies(cards: Counter[Card]) -> str:
-    """Cards with their number of copies, in pack order: ``7H, JK (2 copies)``."""
-    return ", ".join(
+    """Cards with their number of copies, in pack order: ``7H, JK (2 copies)``; past
+    :data:`_COPIES_SHOWN` cards, how many more (a message stays short, API.md)."""
+    listed = [
         str(card) if count == 1 else f"{card} ({count} copies)"
         for card, count in sorted(cards.items())
-    )
+    ]
+    more = len(listed) - _COPIES_SHOWN
+    return ", ".join(listed[:_COPIES_SHOWN]) + (f" and {more} more" if more > 0 else "")
+
+
+#: How many cards a message lists of those over or under their copies (B1.2).
+_COPIES_SHOWN: Final = 6
 
 
 def _rules(named: object, given: RuleSet | None) -> RuleSet:
