@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 import pytest
@@ -224,6 +225,7 @@ def test_a_rule_set_that_contradicts_itself_or_the_scores_is_refused(
     with pytest.raises(BiribaError) as info:
         BIRIBA.evolve(name="odd", **changes)
     assert info.value.rule == rule, str(info.value)
+    assert rule in re.findall(r"[BZV]\d+(?:\.\d+)?", str(info.value))  # cited, whole
     data = {**BIRIBA.evolve(name="odd").to_dict(), **changes}
     with pytest.raises(BiribaError):
         RuleSet.from_dict(data)

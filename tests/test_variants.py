@@ -1117,6 +1117,22 @@ def test_V7_a_biriba_that_takes_a_second_substitute_keeps_the_reserve_received()
     assert Deal.from_dict(deal.to_dict()).to_dict() == deal.to_dict()
 
 
+def test_V7_a_team_that_received_its_reserve_holds_a_meld_of_a_biriba_s_length() -> None:
+    """Under two substitutes per meld a biriba may stop being one (V7), yet the meld that
+    was one stays as long: melds only grow (B3.8). A team with its reserve received and
+    no meld of seven cards is a position no play reaches (B5.2)."""
+    two = BIRIBA.evolve(name="two-subs", max_substitutes=2)
+    for melds in ([], ["3H 4H 5H 6H 7H 8H"]):
+        data = position(rules=two, hands={0: "9C 9D KS"}, melds=(melds, []), received=(True, False))
+        with pytest.raises(InvalidPositionError, match="no meld of 7 cards or more") as info:
+            Deal.from_dict(data)
+        assert info.value.rule == "B5.2"
+    # Without the biriba's rule for the reserve (V4), no meld is asked.
+    free = two.evolve(reserve_needs_biriba=False)
+    data = position(rules=free, hands={0: "9C 9D KS"}, melds=([], []), received=(True, False))
+    assert Deal.from_dict(data).reserve_received(0)
+
+
 def _with_first_packet(data: dict[str, Any], wanted: Sequence[Card]) -> dict[str, Any]:
     """``data`` with ``wanted`` as its first packet, each card swapped in from wherever
     :func:`position` put it."""

@@ -487,16 +487,26 @@ def _check_history(
                 "B5.4",
             )
     # A biriba stays one while no meld can take a second substitute (B3.3); where one can
-    # (V7, Z3.4) it may stop being one after the reserve came.
+    # (V7, Z3.4) it may stop being one after the reserve came, but stays as long: melds
+    # only grow (B3.8).
     biribas_last = rules.multi_substitute_biriba or (
         rules.max_substitutes is not None and rules.max_substitutes <= 1
     )
     for team, laid in enumerate(melds):
+        if not received[team] or not rules.reserve_needs_biriba:
+            continue
         # An empty packet stands for "a packet to receive": only the biriba is asked.
-        if biribas_last and received[team] and not engine.can_receive(laid, ()):
+        if biribas_last and not engine.can_receive(laid, ()):
             raise _fail(
                 f"team {team} has received its reserve but has no biriba on the table, which "
                 f"receiving needs and no play removes (B5.2)",
+                "B5.2",
+            )
+        if not any(len(meld.cards) >= rules.biriba_size for meld in laid):
+            raise _fail(
+                f"team {team} has received its reserve but has no meld of "
+                f"{rules.biriba_size} cards or more: receiving needed a biriba, and melds "
+                f"only grow (B5.2, B3.8)",
                 "B5.2",
             )
     if closed_by is not None:

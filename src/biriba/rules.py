@@ -515,10 +515,11 @@ class RuleSet:
         # (Card values may be negative: a card worth less than nothing.)
         for penalty in ("reserve_penalty", "unactivated_reserve_penalty"):
             if getattr(self, penalty) < 0:
+                rule = FIELD_RULES[penalty].split(",")[0]
                 raise BiribaError(
                     f"RuleSet.{penalty} must not be negative, got "
-                    f"{excerpt(getattr(self, penalty))} (B8)",
-                    rule=FIELD_RULES[penalty].split(",")[0],
+                    f"{excerpt(getattr(self, penalty))} ({rule})",
+                    rule=rule,
                 )
         if self.bonus_suit_bonus is not None and not self.up_card:
             raise BiribaError(
