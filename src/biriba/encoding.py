@@ -66,6 +66,7 @@ __all__ = [
     "REWARD_SCALE",
     "ActionCodec",
     "ObservationLayout",
+    "Table",
     "check_max_moves",
     "check_scale",
     "codec_for",

@@ -7,6 +7,11 @@ object of the wrong type raises :class:`TypeError` instead.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (for the types alone: the moves' module raises these errors)
+    from biriba.moves import AddToMeld
+
 __all__ = [
     "AmbiguousMoveError",
     "BiribaError",
@@ -56,10 +61,10 @@ class AmbiguousMoveError(IllegalMoveError):
     """
 
     #: The full moves (``add 0 5H -> ...``) the short text could mean, each legal.
-    outcomes: tuple[object, ...]
+    outcomes: tuple[AddToMeld, ...]
 
     def __init__(
-        self, message: str, outcomes: tuple[object, ...] = (), *, rule: str | None = "B3.12"
+        self, message: str, outcomes: tuple[AddToMeld, ...] = (), *, rule: str | None = "B3.12"
     ) -> None:
         super().__init__(message, rule=rule)
         self.outcomes = outcomes

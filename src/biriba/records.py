@@ -30,7 +30,8 @@ from typing import IO, Any, Final
 import attrs
 
 from biriba.deal import Deal
-from biriba.errors import BiribaError, RecordError
+from biriba.errors import BiribaError
+from biriba.errors import RecordError as RecordError  # (its name here too, as it was)
 from biriba.limits import (
     MAX_DEPTH,
     MAX_JSON,
@@ -54,8 +55,10 @@ __all__ = [
     "VERSION",
     "DealRecord",
     "MatchRecord",
+    "Record",
     "dump",
     "dumps",
+    "from_dict",
     "load",
     "loads",
     "record_deal",
@@ -251,6 +254,8 @@ class MatchRecord:
         return data
 
 
+#: A record of either kind, as :func:`loads`, :func:`load` and :func:`replay` take or
+#: give it.
 Record = DealRecord | MatchRecord
 
 
