@@ -293,7 +293,7 @@ def test_record_types() -> None:
     with pytest.raises(TypeError):
         records.dumps({})  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        records.replay({})  # type: ignore[arg-type]
+        records.replay({})  # type: ignore[call-overload]
 
 
 def play_on(match: Match, seed: int, deals: int) -> None:

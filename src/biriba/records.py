@@ -25,7 +25,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, overload
 
 import attrs
 
@@ -699,6 +699,12 @@ def _replay_deal(record: DealRecord, rules: RuleSet, deal_index: int | None = No
     return deal
 
 
+@overload
+def replay(record: DealRecord, rules: RuleSet | None = None) -> Deal: ...
+@overload
+def replay(record: MatchRecord, rules: RuleSet | None = None) -> Match: ...
+@overload
+def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match: ...
 def replay(record: Record, rules: RuleSet | None = None) -> Deal | Match:
     """Re-play a record, checking every move and the final scores.
 
