@@ -247,3 +247,12 @@ def test_every_rule_a_position_breaks_is_cited_in_its_message() -> None:
         with pytest.raises(InvalidPositionError) as info:
             Deal.from_dict({**data, key: value})
         assert info.value.rule == rule and f"({rule})" in str(info.value)
+
+
+def test_a_rule_id_is_cited_whole() -> None:
+    # The message cites the rule, unless it already does: as a whole id (B3.12 is no B3.1).
+    from biriba.position_data import _fail
+
+    assert str(_fail("it mentions B3.12", "B3.1")).endswith("it mentions B3.12 (B3.1)")
+    assert str(_fail("it cites it (B3.1)", "B3.1")).endswith("it cites it (B3.1)")
+    assert str(_fail("no rule here", None)).endswith("no rule here")

@@ -10,6 +10,7 @@ raises :class:`~biriba.InvalidPositionError` naming it, with the rule it breaks 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final
@@ -55,9 +56,13 @@ REQUIRED_KEYS = (
 def _fail(message: str, rule: str | None = None) -> InvalidPositionError:
     """The error for a position; ``rule`` is the id of the rule it breaks, if any, which
     the message cites (at its end, when it does not already)."""
-    if rule is not None and rule not in message:
+    if rule is not None and rule not in _RULE_ID.findall(message):
         message = f"{message} ({rule})"
     return InvalidPositionError(f"invalid position: {message}", rule=rule)
+
+
+#: A rule id in a message, whole (``B3.12`` is not ``B3.1``).
+_RULE_ID: Final = re.compile(r"[BZV]\d+(?:\.\d+)?")
 
 
 #: The keys that only some rule sets use: written then, optional on input (see
