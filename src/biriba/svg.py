@@ -787,7 +787,6 @@ class _Drawing:
     # -- header
     def _header(self) -> str:
         t, colors = self.t, self.colors
-        x = _PAD + (70 if t.rules.bonus_suit_bonus is not None else 0)
         before = "" if t.deal_index is None else f"deal {t.deal_index + 1} · "
         after = f" · dealer seat {t.dealer}"
         if t.viewer is not None:
