@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import random
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -268,3 +270,12 @@ def openspiel_adapter() -> tuple[Any, Any]:
     from biriba import openspiel
 
     return pyspiel, openspiel
+
+
+def load_module(path: Path, name: str) -> ModuleType:
+    """The module of the file ``path`` (a script, a docs extension), imported as ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -348,14 +348,21 @@ def test_ismcts_players_seeded_alike_play_alike() -> None:
     assert history() == history()
 
 
-def test_openspiel_a_resampled_state_pickles_with_its_public_moves() -> None:
-    import pickle
-
+def _resampled() -> tuple[Any, Any, int, Any]:
+    """A game, a state 40 moves into a deal, its seat to move and a state resampled for
+    that seat."""
     pyspiel, _ = _openspiel()
     game = pyspiel.load_game("python_biriba")
     state = _played_state(game, 8, 40)
     seat = state.current_player()
     other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    return game, state, seat, other
+
+
+def test_openspiel_a_resampled_state_pickles_with_its_public_moves() -> None:
+    import pickle
+
+    _, state, seat, other = _resampled()
     again = pickle.loads(pickle.dumps(other))
     assert again.information_state_string(seat) == state.information_state_string(seat)
     assert again.legal_actions() == state.legal_actions() and str(again) == str(other)
@@ -366,11 +373,7 @@ def test_openspiel_a_resampled_state_written_without_the_seats_notes_still_loads
     # it loads, its strings those of the public moves alone.
     import json
 
-    pyspiel, _ = _openspiel()
-    game = pyspiel.load_game("python_biriba")
-    state = _played_state(game, 8, 40)
-    seat = state.current_player()
-    other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    game, _, _, other = _resampled()
     restore, (params, saved) = other._c.__reduce__()
     pack, written, moves, discarded = saved
     data = json.loads(written)

@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
+from .helpers import load_module
+
 pytest.importorskip("sphinx")
 
 ANCHORS = Path(__file__).resolve().parent.parent / "docs" / "anchors.py"
 
 
-def _load() -> object:
-    spec = importlib.util.spec_from_file_location("docs_anchors", ANCHORS)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_source_links_are_mended_and_other_broken_links_reported(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    anchors = _load()
+    anchors = load_module(ANCHORS, "docs_anchors")
     (tmp_path / "_modules" / "biriba").mkdir(parents=True)
     (tmp_path / "api.html").write_text(
         '<dt id="biriba.Deal"></dt><dt id="biriba.position.Position"></dt>'
@@ -45,7 +38,7 @@ def test_source_links_are_mended_and_other_broken_links_reported(
     page.write_text('<a href="api.html#biriba.Nothing">x</a><a href="#top">top</a>', "utf-8")
     app = SimpleNamespace(builder=SimpleNamespace(format="html"), outdir=str(tmp_path))
     with caplog.at_level(logging.WARNING):
-        anchors.check_links(app, None)  # type: ignore[attr-defined]
+        anchors.check_links(app, None)
     assert source.read_text(encoding="utf-8") == (
         '<a href="../../api.html#biriba.position.Position">[docs]</a>'
         '<a href="../../api.html#biriba.position.Position.of">[docs]</a>'

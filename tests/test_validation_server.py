@@ -5,7 +5,6 @@ after them."""
 from __future__ import annotations
 
 import http.client
-import importlib.util
 import json
 import threading
 from collections.abc import Iterator
@@ -17,18 +16,14 @@ import pytest
 
 from biriba import check_move
 
-from .helpers import position
+from .helpers import load_module, position
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "validation_server.py"
 DATA = position(hands={0: "9D 5H 7C 6D 2C"}, melds=(["3D 4D 5D"], []))
 
 
 def load_example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("validation_server", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module(EXAMPLE, "validation_server")
 
 
 @pytest.fixture(scope="module")

@@ -553,7 +553,7 @@ def _seen(deal: Deal, move: Move, seat: int) -> str:
     it: the card drawn from the stock (also by a redraw, Z2.2), the packet received
     (B5.3, B5.4, Z4.1); empty when it saw nothing the table did not."""
     kind = type(move)
-    drawn = deal.stock[-1] if kind is DrawStock or kind is Redraw else None
+    drawn = CARDS[deal.position.stock[-1]] if kind is DrawStock or kind is Redraw else None
     team = deal.rules.team_of(seat)
     had_packet = deal.reserve_received(team)
     deal.play_unchecked(move)
