@@ -203,6 +203,20 @@ def test_rule_ids_are_those_of_the_rules_reference() -> None:
     assert ids == RULE_IDS
 
 
+def test_the_docs_state_every_rule() -> None:
+    """Every id of ``RULE_IDS`` is stated in the documentation, where an error message
+    sends its reader: the rules of parts B and Z in bold in the rules pages, the options
+    of part V in the first column of the variants table (docs/rulesets.rst). Run in CI
+    too, where RULES.md itself is not beside the project."""
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    stated: set[str] = set()
+    for page in docs.glob("*.rst"):
+        text = page.read_text(encoding="utf-8")
+        stated |= set(re.findall(r"\*\*([BZ][0-9.]+)\*\*", text))
+        stated |= set(re.findall(r"^(V[0-9]+)\s{2,}\S", text, re.MULTILINE))
+    assert stated == RULE_IDS, (sorted(RULE_IDS - stated), sorted(stated - RULE_IDS))
+
+
 def test_B4_3_a_team_with_no_reserve_left_is_told_so() -> None:
     """Three teams, two packets, both received: a third team may not empty its hand by
     melding, because no reserve is left for it (not because it received one)."""
