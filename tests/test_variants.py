@@ -978,6 +978,30 @@ def test_V7_two_substitutes_per_meld() -> None:
     assert Meld.parse("3H JK 5H 2C 7H 8H 9H", two.evolve(multi_substitute_biriba=True)).is_biriba
 
 
+@pytest.mark.parametrize(
+    ("rules", "cards", "rule"),
+    [
+        (BIRIBA, "3H JK 2C", "B3.3"),  # Biriba's one substitute
+        (BIRIBA.evolve(name="no-limit", max_substitutes=None), "3H JK 2C", "V7"),
+        (BIRIBA.evolve(name="two", max_substitutes=2), "3H JK 2C", "V7"),
+        (BURACO, "3H JK 2C", "Z3.4"),  # Buraco: never more substitutes than naturals
+        (BURACO.evolve(name="two", max_substitutes=2), "3H JK 2C", "Z3.4"),
+        (BURACO.evolve(name="two", max_substitutes=2), "3H 4H 5H 6H JK 2C 2D", "V7"),
+        (BURACO.evolve(name="one", max_substitutes=1), "3H 4H JK 2C", "V7"),
+    ],
+)
+def test_V7_and_Z3_4_the_substitutes_refused_cite_the_rule_of_the_game(
+    rules: RuleSet, cards: str, rule: str
+) -> None:
+    """More substitutes than naturals is Z3.4 under every Buraco rule set and V7 under a
+    Biriba one that lifts B3.3's limit; a limit of the rule set's own is V7 (B3.3 for
+    Biriba's one substitute)."""
+    with pytest.raises(InvalidMeldError) as info:
+        Meld.parse(cards, rules)
+    assert info.value.rule == rule
+    assert f": {rule}: " in str(info.value)
+
+
 def test_V7_twos_always_wild() -> None:
     rules = BIRIBA.evolve(name="wild-twos", twos_always_wild=True)
     assert Meld.parse("2H 3H 4H", rules).substitute == Card.parse("2H")

@@ -461,14 +461,23 @@ def _fail(cards: Sequence[Card], reason: str) -> InvalidMeldError:
 def _substitutes_problem(subs: int, naturals: int, rules: RuleSet) -> tuple[str, str] | None:
     """Why a meld may not hold ``subs`` substitutes beside ``naturals`` natural cards, as
     ``(rule id, reason)``, or ``None`` if it may: at most one (B3.3), or the rule set's
-    limit (V7, none in Z3.4), and never more than the naturals (B3.3, Z3.4, V7)."""
+    limit (V7; none in Z3.4), and never more than the naturals (B3.3; Z3.4 for every
+    Buraco rule set, V7 for a Biriba one allowing more than one).
+
+    The rule cited is that of the rule set's game and of its option: Biriba's one
+    substitute is B3.3, any other limit is the option of V7 (under Buraco too, whose
+    own rule Z3.4 has none); more substitutes than naturals is Z3.4 under Buraco,
+    whatever the limit, and V7 under a Biriba rule set that lifts B3.3's limit."""
     limit = rules.max_substitutes
+    buraco = rules.family == "buraco"
     if limit is not None and subs > limit:
-        if limit == 1:
+        if limit == 1 and not buraco:
             return "B3.3", "a meld holds at most one substitute"
+        if limit == 1:
+            return "V7", "a meld holds at most one substitute under this rule set"
         return "V7", f"a meld holds at most {limit} substitutes under this rule set"
     if subs > naturals:
-        rule = "B3.3" if limit == 1 else "Z3.4" if limit is None else "V7"
+        rule = "Z3.4" if buraco else "B3.3" if limit == 1 else "V7"
         return rule, "a meld never holds more substitutes than natural cards"
     return None
 
