@@ -3,11 +3,12 @@ every field may be valid on its own."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
-from biriba import BIRIBA, Deal, InvalidPositionError
+from biriba import BIRIBA, BURACO, Deal, InvalidPositionError, RuleSet
 
 from .helpers import position
 
@@ -93,3 +94,27 @@ def test_B6_1_a_close_with_no_biriba_on_the_table() -> None:
     with pytest.raises(InvalidPositionError) as caught:
         Deal.from_dict(data, rules)
     assert caught.value.rule == "B6.1"
+
+
+@pytest.mark.parametrize("rules", [BURACO, BIRIBA.evolve(name="no-up-card", up_card=False)])
+def test_Z2_1_a_full_stock_without_an_up_card_is_the_deal_as_dealt(rules: RuleSet) -> None:
+    """Dealt with no up-card, the pile starts empty (Z2.1), so the first move is a draw:
+    with the stock full and every packet there, nothing has been played. B2.3 is the
+    deal of a Biriba rule set without an up-card."""
+    rule = "Z2.1" if rules is BURACO else "B2.3"
+    deal = Deal.new(rules, seed=3, dealer=2)
+    dealt = deal.to_dict()
+    Deal.from_dict(dealt)
+    moved = copy.deepcopy(dealt)
+    moved["hands"][1] += moved["hands"][0][:8]  # hands of 3, 19, 11 and 11 cards
+    del moved["hands"][0][:8]
+    refused(moved, rule)
+    wrong_seat = copy.deepcopy(dealt)
+    wrong_seat["to_move"] = 0  # the dealer is 2: seat 3 plays first (B2.4)
+    refused(wrong_seat, rule)
+    discarded = copy.deepcopy(dealt)
+    discarded["discard"] = [discarded["hands"][3].pop()]
+    refused(discarded, rule)
+    # The first draw leaves the stock short of full: a position like any other.
+    deal.play("draw")
+    Deal.from_dict(deal.to_dict())

@@ -302,6 +302,24 @@ def read_position(
         and to_move is not None
         and engine.begins(Start(len(stock), to_move, dealer, len(packets), len(pile), melds, known))
     )
+    if (
+        not rules.up_card
+        and len(stock) == engine.full_stock
+        and len(packets) == rules.reserve_count
+        and not (first and all(len(hand) == rules.hand_size for hand in hands))
+    ):
+        # Dealt without an up-card, the pile starts empty, so a deal's first move is a
+        # draw (Z2.1; B4.1, an empty pile cannot be taken); the stock is full again only
+        # when a morto becomes it (Z4.3), which leaves a packet fewer. So a full stock
+        # with every packet there is the deal as dealt.
+        rule = "Z2.1" if rules.family == "buraco" else "B2.3"
+        raise _fail(
+            f"the stock is full and every {engine.by_family.packet} is there, so nothing "
+            f"has been drawn, and with no up-card nothing has been played: each hand holds "
+            f"the {rules.hand_size} cards dealt, nothing is melded or discarded, and seat "
+            f"{(dealer + 1) % n} draws ({rule})",
+            rule,
+        )
     bonus_suit = _bonus_suit(data, rules, pile, first)
     opening = _flag(data, "opening", not melds[to_move % t] if to_move is not None else False)
     if not rules.entry_minimum:
