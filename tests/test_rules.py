@@ -111,6 +111,43 @@ def test_B1_2_a_pack_has_at_most_16_decks_and_64_jokers(field: str, value: int) 
     assert evolved.value.rule == "B1.2"
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "biriba_rule", "buraco_rule"),
+    [
+        ("players", 0, "B1.1", "Z1.1"),
+        ("teams", 0, "B1.1", "Z1.1"),
+        ("jokers", -1, "B1.2", "Z1.2"),
+        ("decks", 99, "B1.2", "Z1.2"),
+        ("hand_size", 0, "B2.3", "Z2.1"),
+        ("keep_after_melding", 0, "B4.3", "V7"),
+        ("pass_limit", 0, "B4.4", "B4.4"),
+        ("max_substitutes", -1, "B3.3", "Z3.4"),
+        ("stock_end_remaining", -1, "V7", "V7"),
+        ("entry_minimum", -5, "V3", "V3"),
+        ("bonus_suit_bonus", [200], "V1", "V1"),
+        ("card_values", [0] * 13, "B8.1", "Z1.3"),
+        ("target", 0, "B9.2", "Z5.2"),
+    ],
+)
+def test_a_bad_value_of_a_rule_set_cites_the_rule_of_its_field(
+    field: str, value: object, biriba_rule: str, buraco_rule: str
+) -> None:
+    """Built in code or read as data, a value no rule allows is refused with the rule
+    its field is about in the rule set's game (part V for an option only a variant
+    has), as ``err.rule`` and in the message."""
+    for rules, rule in ((BIRIBA, biriba_rule), (BURACO, buraco_rule)):
+        data = rules.evolve(name="changed").to_dict()
+        data[field] = value
+        with pytest.raises(BiribaError) as read:
+            RuleSet.from_dict(data)
+        assert read.value.rule == rule, str(read.value)
+        assert f"({rule}" in str(read.value)
+        given = tuple(value) if isinstance(value, list) else value
+        with pytest.raises(BiribaError) as built:
+            rules.evolve(name="changed", **{field: given})
+        assert built.value.rule == rule, str(built.value)
+
+
 @pytest.mark.parametrize("value", [65, 10**9])
 def test_B4_4_passes_in_a_row_are_bounded(value: int) -> None:
     """A rule set read from elsewhere cannot let a deal whose stock is gone go round

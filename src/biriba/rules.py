@@ -91,11 +91,27 @@ def _family(instance: object, attribute: attrs.Attribute[str], value: str) -> No
         raise BiribaError(f"RuleSet.family must be 'biriba' or 'buraco', got {excerpt(value)}")
 
 
+def _family_of(instance: object) -> str:
+    """The game of the rule set being built (``"biriba"`` until it is known)."""
+    family = getattr(instance, "family", "biriba")
+    return family if isinstance(family, str) else "biriba"
+
+
+def _refused_value(name: str, family: str, why: str) -> BiribaError:
+    """The error for a value of the field ``name`` that no rule allows, ``why`` saying
+    what it must be, citing the rule of the field (:func:`field_rule`)."""
+    rule = field_rule(name, family)
+    cite = f" ({rule})" if rule is not None else ""
+    return BiribaError(f"RuleSet.{name} {why}{cite}", rule=rule)
+
+
 def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if not is_int(value):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
     if value < 1:
-        raise BiribaError(f"RuleSet.{attribute.name} must be at least 1, got {excerpt(value)}")
+        raise _refused_value(
+            attribute.name, _family_of(instance), f"must be at least 1, got {excerpt(value)}"
+        )
 
 
 #: The most decks a rule set's pack may hold. Real games use two or three (B1.2, V6); the
@@ -133,14 +149,16 @@ def _at_most(
     bound: int, rule: str = "B1.2", what: str = "the pack"
 ) -> Callable[[object, attrs.Attribute[int], int], None]:
     """A validator: an int from 0 (or 1) to ``bound``, refused above it citing ``rule``
-    (by default B1.2, the size of the pack)."""
+    (by default B1.2, the size of the pack, Z1.2 under Buraco: :func:`cited`)."""
 
     def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
         if value > bound:
+            family = _family_of(instance)
+            cite = _RESTATED_IN_Z.get(rule, rule) if family == "buraco" else rule
             raise BiribaError(
                 f"RuleSet.{attribute.name} must be at most {bound}, got {excerpt(value)} "
-                f"({rule}: {what})",
-                rule=rule,
+                f"({cite}: {what})",
+                rule=cite,
             )
 
     return check
@@ -176,7 +194,9 @@ def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> N
     if not is_int(value):
         raise TypeError(f"RuleSet.{attribute.name} must be an int, got {type(value).__name__}")
     if value < 0:
-        raise BiribaError(f"RuleSet.{attribute.name} must not be negative, got {excerpt(value)}")
+        raise _refused_value(
+            attribute.name, _family_of(instance), f"must not be negative, got {excerpt(value)}"
+        )
 
 
 _MAX_NAME: Final = 80
@@ -198,9 +218,10 @@ def _to_data(value: object) -> object:
     return value
 
 
-def _from_data(key: str, kind: str, value: object) -> object:
+def _from_data(key: str, kind: str, value: object, family: str = "biriba") -> object:
     """``value`` read as the field ``key`` of kind ``kind`` (its annotation), or a
-    :class:`~biriba.BiribaError` saying what was expected."""
+    :class:`~biriba.BiribaError` saying what was expected, citing the field's rule in
+    the game ``family`` (:func:`field_rule`)."""
     if value is None and kind.endswith(" | None"):
         return None
     kind = kind.removesuffix(" | None")
@@ -228,7 +249,7 @@ def _from_data(key: str, kind: str, value: object) -> object:
             return tuple(value)
     else:  # pragma: no cover - a field of a kind this reader does not know
         raise AssertionError(f"RuleSet.{key} has a kind the reader does not know: {kind}")
-    raise BiribaError(f"RuleSet.{key} must be {_EXPECTED.get(kind, kind)}, got {excerpt(value)}")
+    raise _refused_value(key, family, f"must be {_EXPECTED.get(kind, kind)}, got {excerpt(value)}")
 
 
 _EXPECTED: Final = {
@@ -242,7 +263,7 @@ _EXPECTED: Final = {
 }
 
 
-def _check_kind(key: str, kind: str, value: object) -> None:
+def _check_kind(key: str, kind: str, value: object, family: str) -> None:
     """Raise unless ``value`` is what the field ``key`` of kind ``kind`` holds:
     :class:`TypeError` for a value of another type (``"yes"`` for a bool, a list for a
     tuple), then the test :meth:`RuleSet.from_dict` reads data with, so that a rule set
@@ -254,7 +275,7 @@ def _check_kind(key: str, kind: str, value: object) -> None:
         if bare in _ENUMS:
             what = f"a {bare} ({what})"
         raise TypeError(f"RuleSet.{key} must be {what}, got {type(value).__name__}")
-    _from_data(key, kind, _to_data(value))
+    _from_data(key, kind, _to_data(value), family)
 
 
 def _of_kind(kind: str, value: object) -> bool:
@@ -436,7 +457,7 @@ class RuleSet:
     def __attrs_post_init__(self) -> None:
         for field in attrs.fields(RuleSet):
             if field.init:
-                _check_kind(field.name, str(field.type), getattr(self, field.name))
+                _check_kind(field.name, str(field.type), getattr(self, field.name), self.family)
         if not self.name:
             raise BiribaError("RuleSet.name must be a non-empty str")
         if self.family == "buraco" and not 2 <= self.players <= 6:
@@ -460,7 +481,9 @@ class RuleSet:
                 rule=seats,
             )
         if len(self.card_values) != 14:
-            raise BiribaError("RuleSet.card_values needs 14 entries (index 0 unused, 1..13)")
+            raise _refused_value(
+                "card_values", self.family, "needs 14 entries (index 0 unused, 1..13)"
+            )
         needed = self.players * self.hand_size + self.reserve_count * self.reserve_size
         if needed + int(self.up_card) > self.pack_size:
             raise BiribaError(
@@ -491,7 +514,9 @@ class RuleSet:
                 rule="B4.3",
             )
         if self.max_substitutes is not None and self.max_substitutes < 0:
-            raise BiribaError("RuleSet.max_substitutes must not be negative")
+            raise _refused_value(
+                "max_substitutes", self.family, f"must not be negative, got {self.max_substitutes}"
+            )
         if self.max_new_meld is not None and self.max_new_meld < self.min_meld:
             raise BiribaError(
                 f"RuleSet {excerpt(self.name)}: a new meld of at most "
@@ -670,8 +695,10 @@ class RuleSet:
         if unknown:
             raise BiribaError(f"a rule set has no field {excerpt(unknown[0])}")
         base = _preset_of(name) or _PRESETS["biriba"]
+        family = data.get("family", base.family)
+        family = family if isinstance(family, str) else base.family
         changes = {
-            key: _from_data(key, _FIELD_KINDS[key], value)
+            key: _from_data(key, _FIELD_KINDS[key], value, family)
             for key, value in data.items()
             if key != "name"
         }
@@ -819,6 +846,23 @@ FIELD_RULES: Final = {
     "target": "B9.2, Z5.2, V5",
     "target_strict": "B9.2, Z5.2, V5",
 }
+
+
+def field_rule(name: str, family: str = "biriba") -> str | None:
+    """The rule a bad value of the :class:`RuleSet` field ``name`` is refused with, from
+    :data:`FIELD_RULES`: the field's rule in the game ``family`` (part B for
+    ``"biriba"``, part Z for ``"buraco"``), else the variant of part V it is an option
+    of, else its first rule; ``None`` for a field no rule is about (``name``,
+    ``family``). B1.4, which says Biriba has neither a bonus suit nor an entry minimum,
+    is never the one: those fields are V1's and V3's."""
+    ids = [i for i in FIELD_RULES.get(name, "").split(", ") if i[1:2].isdigit() and i != "B1.4"]
+    for part in ("Z" if family == "buraco" else "B", "V"):
+        for rule in ids:
+            if rule.startswith(part):
+                return rule
+    return ids[0] if ids else None
+
+
 #: Other names :meth:`RuleSet.named` accepts for a preset.
 _ALIASES: Final = {"kozi": "biriba-kozi", "kózi": "biriba-kozi", "biriba-kózi": "biriba-kozi"}
 
