@@ -333,6 +333,21 @@ def test_decode_says_which_rule_refuses_the_move_an_id_names() -> None:
             assert info.value.rule == rule and f"{rule}:" in str(info.value)
 
 
+def test_decode_of_an_outcome_a_meld_does_not_have_cites_B3_12() -> None:
+    # 9D fits TD JD QD in one place: the id of its second outcome names no move (B3.12);
+    # any outcome of an addition to a meld the team does not have is refused as that
+    # addition is (B3.8).
+    deal = Deal.from_dict(position(hands={0: "QD 9D 7C 9S"}, melds=(["TD JD QD"], [])))
+    codec = codec_for(deal.rules)
+    nine = Card.parse("9D").index
+    for slot, place, rule in [(0, 1, "B3.12"), (3, 1, "B3.8"), (3, 0, "B3.8")]:
+        action = codec.add_base + (slot * 53 + nine) * codec.places + place
+        with pytest.raises(IllegalMoveError) as info:
+            codec.decode(action, deal)
+        assert info.value.rule == rule and f"{rule}" in str(info.value)
+    assert codec.decode(codec.add_base + nine * codec.places, deal) in deal.legal_moves()
+
+
 def test_encode_refuses_a_short_addition_with_a_choice_of_places() -> None:
     # B3.12: where the card has a choice, each outcome has an id and the short form none,
     # as deal.play refuses it (AmbiguousMoveError, with the full moves).

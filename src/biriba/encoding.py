@@ -425,20 +425,29 @@ class ActionCodec:
         # Why not: the refusal of the move the id names, by the deal (or, for a view, by
         # a deal consistent with it: a refusal depends only on what the mover knows).
         named = self._move_of(action, table)
-        if named is not None:
-            deal = table if isinstance(table, Deal) else table.sample(random.Random(0))
-            try:
-                deal.verify(named)
-            except IllegalMoveError as error:
-                raise IllegalMoveError(
-                    f"action {action} ({self.describe(action)}) is not legal now: {error}",
-                    rule=error.rule,
-                ) from None
-        raise IllegalMoveError(f"action {action} ({self.describe(action)}) is not legal now")
+        if named is None:
+            # An outcome of an addition past those the card has in that meld.
+            raise IllegalMoveError(
+                f"action {action} ({self.describe(action)}) is not legal now: the card has "
+                f"no such place in that meld (B3.12)",
+                rule="B3.12",
+            )
+        deal = table if isinstance(table, Deal) else table.sample(random.Random(0))
+        try:
+            deal.verify(named)
+        except IllegalMoveError as error:
+            raise IllegalMoveError(
+                f"action {action} ({self.describe(action)}) is not legal now: {error}",
+                rule=error.rule,
+            ) from None
+        raise BiribaError(  # pragma: no cover - legal_actions() lists every legal move
+            f"action {action} names a legal move the codec does not list: the codec is wrong"
+        )
 
     def _move_of(self, action: int, table: Table) -> Move | None:
         """The move the id ``action`` names in ``table`` (legal or not); ``None`` for an
-        addition's outcome that the team's meld does not have."""
+        addition's outcome that the team's meld does not have. Any outcome of an addition
+        to a meld the team does not have names the addition (refused with B3.8)."""
         if action < self.discard_base:
             return self.keywords[action]
         if action < self.meld_base:
@@ -450,7 +459,7 @@ class ActionCodec:
         card = Card.from_index(index)
         melds = _team_melds(table)
         if slot >= len(melds):
-            return AddToMeld(slot, card) if place == 0 else None
+            return AddToMeld(slot, card)
         outcomes = sorted(melds[slot].extensions(card), key=outcome_order)
         if len(outcomes) < 2:
             return AddToMeld(slot, card) if place == 0 else None
