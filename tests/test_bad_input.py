@@ -260,6 +260,37 @@ def test_the_base_move_class_is_no_move() -> None:
         check_move(before, Move.__new__(Move))
 
 
+def test_a_subclass_of_the_base_move_class_alone_is_no_move() -> None:
+    """A class derived from Move alone, none of the library's moves, is refused as Move
+    is: built, with a TypeError; made without its constructor and played, checked or
+    written, with a TypeError too (its text recursed forever, RecursionError). A
+    subclass of one of the library's move classes plays as that move."""
+    import pytest
+
+    from biriba import DrawStock, Move, check_move
+
+    class Weird(Move):
+        pass
+
+    class Draw(DrawStock):
+        pass
+
+    with pytest.raises(TypeError, match="Weird derives from the base class of the moves"):
+        Weird()
+    made = Move.__new__(Weird)
+    assert repr(made) == str(made) == "<Weird: no move of the library>"
+    before = BASE.to_dict()
+    deal = BASE.copy()
+    for call in (deal.play, deal.is_legal, deal.verify, lambda m: check_move(before, m)):
+        with pytest.raises(TypeError, match="Weird derives from"):
+            call(made)
+    assert deal.to_dict() == before
+    deal.play(Draw())
+    after = BASE.copy()
+    after.play("draw")
+    assert deal.to_dict() == after.to_dict()
+
+
 def test_B1_1_and_B1_2_a_view_built_by_hand_is_checked() -> None:
     """A PlayerView changed with attrs.evolve into something no deal gives is refused
     with a library error (it escaped as AttributeError, AssertionError, IndexError)."""

@@ -120,6 +120,10 @@ class Move:
         refuse_base_move(self)
 
     def __repr__(self) -> str:
+        if type(self).__str__ is object.__str__:
+            # A subclass of Move alone, none of the library's moves: it has no text, and
+            # object's str() would come back here.
+            return f"<{type(self).__name__}: no move of the library>"
         return f"Move.parse({str(self)!r})"
 
 
@@ -294,14 +298,20 @@ class Discard(Move):
         return f"discard {self.card}"
 
 
+#: The move classes of the library, the ones the engine tells moves apart by.
+MOVE_CLASSES: Final = (Discard, DrawStock, LayMeld, AddToMeld, TakeDiscard, Pass, Redraw, NameSuit)
+
+
 def refuse_base_move(move: Move) -> None:
     """Raise :class:`TypeError` if ``move`` is an instance of :class:`Move` itself, the
-    base class, which is no move (its text is undefined)."""
-    if type(move) is Move:
+    base class, or of a subclass of it that is none of the library's move classes
+    (:data:`MOVE_CLASSES`) nor derives from one: no move (its text is undefined)."""
+    if not isinstance(move, MOVE_CLASSES):
+        what = "Move is" if type(move) is Move else f"{type(move).__name__} derives from"
         raise TypeError(
-            "Move is the base class of the moves: build one with Move.parse or a move "
-            "class (DrawStock, TakeDiscard, Pass, Discard, LayMeld, AddToMeld, Redraw, "
-            "NameSuit)"
+            f"{what} the base class of the moves, no move: build one with Move.parse or a "
+            "move class (DrawStock, TakeDiscard, Pass, Discard, LayMeld, AddToMeld, Redraw, "
+            "NameSuit), or derive from one of those"
         )
 
 
@@ -369,10 +379,6 @@ def _read_meld(text: str, rules: RuleSet | None) -> Meld:
     raise refused
 
 
-#: The move classes of the library, the ones the engine tells moves apart by.
-MOVE_CLASSES: Final = (Discard, DrawStock, LayMeld, AddToMeld, TakeDiscard, Pass, Redraw, NameSuit)
-
-
 def as_library_move(move: object) -> Move:
     """``move``, an instance of a subclass of one of the library's move classes, as the
     move of that class itself with the same fields (the engine tells moves apart by
@@ -381,4 +387,7 @@ def as_library_move(move: object) -> Move:
     for cls in MOVE_CLASSES:
         if isinstance(move, cls):
             return cls(**{field.name: getattr(move, field.name) for field in attrs.fields(cls)})
-    raise TypeError(f"not a move: {move!r}")
+    raise TypeError(
+        f"a move is an instance of one of the library's move classes (or of a subclass of "
+        f"one), got {type(move).__name__}"
+    )
