@@ -22,6 +22,10 @@ from biriba import (
     Move,
     NotationError,
     RecordError,
+    RuleSet,
+    check_move,
+    enumerate_melds,
+    full_pack,
     parse_cards,
     records,
 )
@@ -263,3 +267,57 @@ def test_a_type_of_another_library_is_named_with_its_module() -> None:
 
     assert type_name(True) == "bool" and type_name("x") == "str"
     assert type_name(Flag()) == f"{__name__}.{Flag.__qualname__}"
+
+
+def _one_large_hand(rules: RuleSet, size: int) -> dict[str, object]:
+    """A position of ``rules`` in which seat 0, to discard, holds ``size`` cards and the
+    other seats 11 each, the reserves untouched."""
+    pack = [str(card) for card in full_pack(rules)]
+    others = [pack[i * 11 : (i + 1) * 11] for i in range(1, rules.players)]
+    rest = pack[rules.players * 11 :] + pack[:11]
+    packets = [rest[i * 11 : (i + 1) * 11] for i in range(rules.reserve_count)]
+    rest = rest[11 * rules.reserve_count :]
+    hand, stock = rest[:size], rest[size:]
+    return {
+        "rules": rules.to_dict(),
+        "dealer": rules.players - 1,
+        "to_move": 0,
+        "phase": "play",
+        "hands": [hand, *others],
+        "stock": stock,
+        "discard": [],
+        "reserves": packets,
+        "melds": [[] for _ in range(rules.teams)],
+        "reserve_received": [False] * rules.teams,
+        "passes": 0,
+    }
+
+
+def test_a_hand_that_lays_millions_of_melds_is_refused_not_listed() -> None:
+    """Six substitutes to a meld (V7) and no limit on a new meld's length: a hand of 50
+    cards lays millions of sequences (4.5 million legal moves, 1.5 GB, 18 s before). The
+    enumerator stops past MAX_LISTED_MELDS of one part, with a BiribaError; read as a
+    position, the position is refused; check_move says so in its verdict."""
+    six = BIRIBA.evolve(name="six", max_substitutes=6)
+    data = _one_large_hand(six, 50)
+    with pytest.raises(InvalidPositionError, match="more than 300,000 sequences of two"):
+        Deal.from_dict(data)
+    verdict = check_move(data, "discard 5D")
+    assert (verdict.legal, verdict.error) == (False, "position")
+    assert "MAX_LISTED_MELDS" in verdict.reason
+    hand = parse_cards(" ".join(data["hands"][0]))  # type: ignore[index]
+    with pytest.raises(BiribaError, match=r"more than 300,000 .*under the rule set 'six'"):
+        enumerate_melds(hand, six)
+    # Two substitutes to a meld: the same hand is listed.
+    two = _one_large_hand(BIRIBA.evolve(name="two", max_substitutes=2), 50)
+    assert check_move(two, "discard 5D").legal
+
+
+@pytest.mark.parametrize("name", RuleSet.preset_names())
+def test_a_whole_pack_in_one_hand_is_within_the_limit_under_every_preset(name: str) -> None:
+    """The bound on the melds listed never cuts a preset's hand: the whole pack in one
+    hand lays at most 135,227 melds (buraco), each part within MAX_LISTED_MELDS."""
+    rules = RuleSet.named(name)
+    melds = enumerate_melds(full_pack(rules), rules)
+    assert 10_000 < len(melds) <= 135_227
+    assert len(melds) == len(set(melds))

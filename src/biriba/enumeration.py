@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from biriba.cards import CARDS, Card, counts_of
 from biriba.errors import BiribaError
-from biriba.limits import check_count, excerpt
+from biriba.limits import MAX_LISTED_MELDS, check_count, excerpt
 from biriba.making import lay_unchecked
 from biriba.melds import ONE_PLACE, Meld, MeldKind, group_places
 from biriba.melds import clear_tables as clear_meld_tables
@@ -292,6 +292,8 @@ def _wild_melds(wilds: Pairs, n_wild: int, rules: RuleSet) -> tuple[Meld, ...]:
         for subs in _sub_multisets(wilds, size):
             cards = tuple(CARDS[i] for i in subs)
             out.append(Meld.unchecked(MeldKind.WILD, cards, rules, 0, 0, places))
+        if len(out) > MAX_LISTED_MELDS:
+            raise _too_many(rules, "melds of substitutes only (Z3.7)")
     return tuple(out)
 
 
@@ -553,10 +555,16 @@ class _Plan:
 
     def sub_choices(self, wild_key: bytes, sub_cap: int) -> SubChoices:
         """:func:`_sub_choices` of the substitutes ``wild_key`` holds, ``sub_cap`` of them
-        to a meld, kept in :attr:`choices`."""
+        to a meld, kept in :attr:`choices`: as many as a group can take, no more (never
+        more than its naturals, B3.3, Z3.4, V7, at most the copies of a rank, B1.2, and
+        within a new meld's length, Z3.2)."""
         if len(self.choices) >= _SUBSTITUTES_LIMIT:
             self.choices.clear()
-        found = self.choices[wild_key] = _sub_choices(self.pairs(wild_key), sub_cap)
+        rules = self.rules
+        most = min(sub_cap, 4 * rules.decks)
+        if rules.max_new_meld is not None:
+            most = min(most, rules.max_new_meld // 2)
+        found = self.choices[wild_key] = _sub_choices(self.pairs(wild_key), most)
         return found
 
     def held_by_code(self, code: int, wild_key: bytes) -> Held:
@@ -902,7 +910,7 @@ def _groups_of_rank(
     group = MeldKind.GROUP
     for naturals, number in naturals_sets:
         nat = len(naturals)
-        for s in range(min(sub_cap, nat) + 1):
+        for s in range(min(sub_cap, nat, len(sub_choices) - 1) + 1):
             size = nat + s
             if size < min_len or (max_new is not None and size > max_new):
                 continue
@@ -917,6 +925,8 @@ def _groups_of_rank(
                 out.append(lay)
                 if size > longest:
                     longest = size
+        if len(out) > MAX_LISTED_MELDS:
+            raise _too_many(rules, f"groups of {CARDS[c].rank}s")
     return tuple(out), longest
 
 
@@ -956,17 +966,17 @@ def _sub_choices(wilds: Pairs, sub_cap: int) -> SubChoices:
     drawn from ``wilds`` (``(index, count)`` pairs), as a tuple of cards with the number
     naming it (:func:`_multiset_number`). Kept by each plan (:meth:`_Plan.sub_choices`):
     a hand's substitutes come back hand after hand."""
-    return tuple(
-        [
-            tuple(
-                [
-                    (tuple([CARDS[i] for i in subs]), _multiset_number(subs))
-                    for subs in _sub_multisets(wilds, s)
-                ]
-            )
-            for s in range(sub_cap + 1)
-        ]
-    )
+    choices: list[tuple[tuple[tuple[Card, ...], int], ...]] = []
+    total = 0
+    for s in range(sub_cap + 1):
+        multisets = _sub_multisets(wilds, s)
+        total += len(multisets)
+        if total > MAX_LISTED_MELDS:
+            raise _too_many(None, f"choices of up to {s} substitutes")
+        choices.append(
+            tuple([(tuple([CARDS[i] for i in subs]), _multiset_number(subs)) for subs in multisets])
+        )
+    return tuple(choices)
 
 
 def _multiset_number(indices: tuple[int, ...]) -> int:
@@ -1000,6 +1010,8 @@ def _multisets_into(
     # A module-level function, not a closure: a recursive closure is a reference cycle,
     # garbage that only the garbage collector can free.
     if left == 0:
+        if len(out) >= MAX_LISTED_MELDS:
+            raise _too_many(None, f"choices of {len(acc)} substitutes")
         out.append(acc)
         return
     for k in range(start, len(wild_counts)):
@@ -1271,6 +1283,8 @@ def _enumerate_sequences(
                             continue  # that two would be natural: the natural meld's twin
                         cards = (*head, CARDS[sub_1], *middle, CARDS[sub_2], *tail)
                         out.append(Meld.unchecked(seq, cards, rules, suit, low, positions))
+                    if len(out) > MAX_LISTED_MELDS:
+                        raise _too_many(rules, "sequences of two substitutes or more (V7, Z3.4)")
                     continue
                 for subs in assignments:
                     if two_at >= 0 and subs[two_at] == own_two:
@@ -1279,6 +1293,19 @@ def _enumerate_sequences(
                     for position, sub in zip(positions, subs, strict=True):
                         listed[position] = CARDS[sub]
                     out.append(Meld.unchecked(seq, tuple(listed), rules, suit, low, positions))
+                if len(out) > MAX_LISTED_MELDS:
+                    raise _too_many(rules, "sequences of two substitutes or more (V7, Z3.4)")
+
+
+def _too_many(rules: RuleSet | None, what: str) -> BiribaError:
+    """The error of a hand that lays more than :data:`~biriba.limits.MAX_LISTED_MELDS`
+    melds of one part (``what``: a rank's groups, ...) under ``rules``."""
+    under = f" under the rule set {excerpt(rules.name)}" if rules is not None else ""
+    return BiribaError(
+        f"the hand lays more than {MAX_LISTED_MELDS:,} {what}{under}, more than the library "
+        f"lists (biriba.limits.MAX_LISTED_MELDS); fewer decks, jokers or substitutes in a "
+        f"meld, or a max_new_meld, keep a hand within it"
+    )
 
 
 #: The bits of ranks 1 to 13 in a suit's ``have`` mask (:func:`_enumerate_sequences`).

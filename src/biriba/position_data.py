@@ -459,7 +459,12 @@ def read_position(
         bonus_suit=bonus_suit,
         opening=opening,
     )
-    moves = engine.legal_moves(position)
+    try:
+        moves = engine.legal_moves(position)
+    except InvalidPositionError:
+        raise
+    except BiribaError as error:  # a hand beyond the library's limits (biriba.limits)
+        raise _fail(str(error)) from None
     if phase is not Phase.OVER and not moves:
         raise _fail(
             f"seat {to_move} has no legal move: no turn can be finished from here (B4.5)", "B4.5"

@@ -37,6 +37,8 @@ __all__ = [
     "PileRestriction",
     "RuleSet",
     "StockExhausted",
+    "differing_fields",
+    "field_rule",
     "full_pack",
     "rules_from_data",
     "rules_to_data",
