@@ -910,7 +910,9 @@ def _groups_of_rank(
     group = MeldKind.GROUP
     for naturals, number in naturals_sets:
         nat = len(naturals)
-        for s in range(min(sub_cap, nat, len(sub_choices) - 1) + 1):
+        # (No more substitutes than sub_choices holds: s <= nat, at most the copies of a
+        # rank, and nat + s <= max_new when there is one: Plan.sub_choices.)
+        for s in range(min(sub_cap, nat) + 1):
             size = nat + s
             if size < min_len or (max_new is not None and size > max_new):
                 continue

@@ -469,15 +469,16 @@ def _substitutes_problem(subs: int, naturals: int, rules: RuleSet) -> tuple[str,
     own rule Z3.4 has none); more substitutes than naturals is Z3.4 under Buraco,
     whatever the limit, and V7 under a Biriba rule set that lifts B3.3's limit."""
     limit = rules.max_substitutes
-    buraco = rules.family == "buraco"
+    # (The game is read only for a refusal: the move generator asks this of every
+    # extension, and most are allowed.)
     if limit is not None and subs > limit:
-        if limit == 1 and not buraco:
+        if limit == 1 and rules.family != "buraco":
             return "B3.3", "a meld holds at most one substitute"
         if limit == 1:
             return "V7", "a meld holds at most one substitute under this rule set"
         return "V7", f"a meld holds at most {limit} substitutes under this rule set"
     if subs > naturals:
-        rule = "Z3.4" if buraco else "B3.3" if limit == 1 else "V7"
+        rule = "Z3.4" if rules.family == "buraco" else "B3.3" if limit == 1 else "V7"
         return rule, "a meld never holds more substitutes than natural cards"
     return None
 
