@@ -45,6 +45,8 @@ def test_bots_are_seeded() -> None:
         return tuple(str(m) for m in deal.history)
 
     assert game(1) == game(1)
+    # The seed is used: other seeds play other games (the random bots choose otherwise).
+    assert len({game(seed) for seed in range(1, 5)}) > 1
 
 
 def test_greedy_beats_random_in_matches() -> None:

@@ -32,6 +32,26 @@ SPADES_7 = "3S 4S 5S 6S 7S 8S 9S"  # a biriba beside SIX (a team that received h
 NO_BIRIBA_NEEDED = BIRIBA.evolve(name="reserve-without-biriba", reserve_needs_biriba=False)
 
 
+# ---------------------------------------------------------------- B1 the game
+def test_B1_4_no_bonus_suit_and_no_entry_minimum_in_play() -> None:
+    """No minimum for a first meld: a team with nothing on the table lays three cards
+    worth 15. No bonus suit: a clean seven-card hearts sequence scores the 200 of B8.3,
+    where kózi (V1) with hearts as the bonus suit would score 400."""
+    deal = deal_at(hands={0: "3C 4C 5C KS QS"})
+    assert not deal.melds(0)
+    assert "meld 3C 4C 5C" in texts(deal)
+    deal.play("meld 3C 4C 5C")
+    scored = deal_at(hands={0: "KS QS"}, melds=([BIRIBA_7], []))
+    assert scored.score().teams[0].bonuses == 200
+    from biriba import BIRIBA_KOZI
+
+    kozi = Deal.from_dict(
+        position(hands={0: "KS QS"}, melds=([BIRIBA_7], []), rules=BIRIBA_KOZI, bonus_suit="H"),
+        BIRIBA_KOZI,
+    )
+    assert kozi.score().teams[0].bonuses == 400
+
+
 # ---------------------------------------------------------------- B2 dealing
 def test_B2_1_deal_is_dealt_by_the_given_dealer() -> None:
     for dealer in range(4):
@@ -133,6 +153,17 @@ def test_B3_8_adds_only_to_own_partnership_melds() -> None:
     rejects(deal, "add 0 6H", "B3.12")
 
 
+def test_B3_8_a_partner_adds_to_the_melds_the_other_partner_laid() -> None:
+    """Either partner's melds (B3.8): seat 2 adds to the meld seat 0 laid; a card that
+    fits only the other partnership's meld is offered nowhere."""
+    deal = deal_at(hands={2: "7H 6H KS QS"}, to_move=2, melds=(["7C 7D 7S"], ["3H 4H 5H"]))
+    assert "add 0 7H" in texts(deal)
+    assert not any(isinstance(m, AddToMeld) and m.card == C("6H") for m in deal.legal_moves())
+    deal.play("add 0 7H")
+    assert deal.melds(0)[0] == Meld.parse("7C 7D 7H 7S")
+    assert deal.melds(1) == (Meld.parse("3H 4H 5H"),)
+
+
 # ---------------------------------------------------------------- B4 the turn
 def test_B4_1_draw_then_meld_then_discard() -> None:
     deal = deal_at(hands={0: "3C 4C 5C 9D KS"}, phase="draw", discard="8S")
@@ -147,6 +178,12 @@ def test_B4_1_draw_then_meld_then_discard() -> None:
     assert deal.to_move == 1
     assert deal.to_dict()["phase"] == "draw"
     assert deal.discard_pile[-1] == C("KS")
+
+
+def test_B4_1_an_empty_pile_cannot_be_taken() -> None:
+    deal = deal_at(hands={0: "3C 4C 5C 9D KS"}, phase="draw", discard="")
+    assert texts(deal) == {"draw"}
+    rejects(deal, "take", "B4.1")
 
 
 def test_B4_1_the_pile_is_open_and_taken_whole() -> None:
@@ -231,6 +268,14 @@ def test_B4_4_stock_empty_take_or_pass_and_four_passes_end() -> None:
     deal.play("pass")
     assert deal.is_over and deal.to_move is None
     assert deal.legal_moves() == ()
+
+
+def test_B4_4_a_pass_ends_the_turn_with_no_meld_and_no_discard() -> None:
+    deal = deal_at(hands={0: "5C 6C 7C"}, phase="draw", stock="", discard="KD 4S")
+    hand, pile, melds = deal.hand(0), deal.discard_pile, deal.melds(0)
+    deal.play("pass")
+    assert deal.to_move == 1 and deal.phase is Phase.DRAW
+    assert (deal.hand(0), deal.discard_pile, deal.melds(0)) == (hand, pile, melds)
 
 
 def test_B4_4_pass_only_with_stock_empty_and_pile_never_recycled() -> None:
@@ -330,6 +375,24 @@ def test_B5_4_emptying_by_discard_receives_now_but_ends_the_turn() -> None:
     assert texts(deal) <= {"draw", "take"}
 
 
+def test_B5_4_the_packet_is_activated_even_if_that_turn_is_a_pass() -> None:
+    """The stock is empty: seat 0 receives by its final discard, the others pass, and
+    seat 0's next turn, a pass, begins all the same: the packet is activated (B5.4), so
+    the deal ending with that pass scores its cards as a hand (B8.7 does not apply)."""
+    deal = deal_at(hands={0: "KS"}, melds=([BIRIBA_7], []), stock_size=0, discard="QC QD")
+    packet, partner = deal.reserves[0], deal.hand(2)
+    deal.play("discard KS")
+    assert deal.reserve_unactivated(0) == 0
+    for _ in range(3):  # seats 1, 2 and 3 pass
+        deal.play("pass")
+    assert deal.to_move == 0 and deal.reserve_unactivated(0) is None
+    deal.play("pass")  # the fourth pass in a row ends the deal (B4.4)
+    assert deal.is_over
+    ours = deal.score().teams[0]
+    assert ours.reserve == 0
+    assert ours.hands == -sum(c.points for c in (*packet, *partner))
+
+
 def test_B5_5_the_partner_cannot_receive_a_second_reserve() -> None:
     deal = deal_at(
         hands={2: "8H 9H"}, to_move=2, melds=([SIX, SPADES_7], []), received=(True, False)
@@ -413,7 +476,7 @@ def test_B8_2_melded_cards_count_substitutes_at_their_own_value() -> None:
 def test_B8_3_biriba_bonuses_count_with_card_values() -> None:
     deal = deal_at(
         hands={0: "KS QS"},
-        melds=([BIRIBA_7, "KC KC KD KH KS JK QC"[:0] or "KC KC KD KH KD 2S KS"], []),
+        melds=([BIRIBA_7, "KC KC KD KH KD 2S KS"], []),
     )
     score = deal.score().teams[0]
     assert score.bonuses == 200 + 150
@@ -451,6 +514,28 @@ def test_B8_7_unactivated_reserve_pays_100_instead_of_its_cards() -> None:
     assert score.reserve == -100
     partner = sum(c.points for c in deal.hand(2))
     assert score.hands == -partner  # the packet in seat 0's hand is left out
+
+
+def test_B8_7_the_deal_ends_before_the_receivers_next_turn() -> None:
+    """Seat 0 receives its packet by its final discard; seat 1 closes before seat 0
+    plays again: the packet was never activated, so the team pays 100 and the packet's
+    cards count nowhere (B8.7)."""
+    deal = deal_at(
+        hands={0: "KS", 1: "KD", 2: "AS 4C"},
+        melds=([BIRIBA_7], [SPADES_7, "9D TD JD"]),
+        received=(False, True),
+        stock="QD",
+    )
+    deal.play("discard KS")  # received, not yet activated
+    assert deal.reserve_unactivated(0) == 0
+    deal.play("draw")
+    deal.play("add 1 QD")
+    deal.play("discard KD")  # seat 1 closes (B6.1)
+    assert deal.is_over and deal.closed_by == 1
+    ours, theirs = deal.score().teams
+    assert ours.reserve == -100
+    assert ours.hands == -(15 + 5)  # the partner's AS 4C; the packet left out
+    assert theirs.closing == 100 and theirs.reserve == 0
 
 
 def test_B8_7_activated_reserve_cards_count_like_any_others() -> None:
@@ -528,6 +613,23 @@ def test_V7_one_card_kept_closes_only_as_B6_1_allows() -> None:
             assert deal.to_move == 1 and deal.hand_size(0) == 0
 
 
+def test_V7_an_empty_hand_draws_as_usual_next_turn() -> None:
+    """Under keep_after_melding=1 (V7) a turn may end with an empty hand: that player's
+    next turn starts with a draw like any other."""
+    rules = NO_BIRIBA_NEEDED.evolve(name="keep-one", keep_after_melding=1)
+    data = position(hands={0: "KS"}, melds=([SIX], []), received=(True, False), rules=rules)
+    deal = Deal.from_dict(data, rules)
+    deal.play("discard KS")
+    assert deal.hand_size(0) == 0 and not deal.is_over
+    for _ in range(3):
+        deal.play("draw")
+        deal.play(next(m for m in deal.legal_moves() if isinstance(m, Discard)))
+    assert deal.to_move == 0 and texts(deal) == {"draw", "take"}
+    top = deal.stock[-1]
+    deal.play("draw")
+    assert deal.hand(0) == (top,)
+
+
 def test_V2_sequences_only() -> None:
     from biriba import BIRIBA
 
@@ -540,6 +642,21 @@ def test_V2_sequences_only() -> None:
         assert not any(isinstance(m, LayMeld) and m.meld.kind.value == "group" for m in moves)
         deal.play(moves[0])
     assert deal.is_over
+
+
+def test_V2_a_hand_of_three_of_a_rank_lays_no_group() -> None:
+    """Under groups=False (V2) three sevens are no meld: not offered, refused with V2
+    when played, and Meld.parse refuses them too; their sequence is still offered."""
+    from biriba import InvalidMeldError
+
+    rules = BIRIBA.evolve(name="sequences-only", groups=False)
+    deal = Deal.from_dict(position(hands={0: "7C 7H 7S 8S 9S KD"}, rules=rules), rules)
+    assert not any(isinstance(m, LayMeld) for m in deal.legal_moves() if "7C" in str(m))
+    assert "meld 7S 8S 9S" in texts(deal)
+    rejects(deal, "meld 7C 7H 7S", "V2")
+    with pytest.raises(InvalidMeldError) as info:
+        Meld.parse("7C 7H 7S", rules)
+    assert info.value.rule == "V2"
 
 
 def test_move_text_with_an_arrow_written_without_spaces() -> None:

@@ -392,8 +392,13 @@ def test_observation_layout_and_content() -> None:
     for slot, meld in enumerate(own):
         counts = full["melds"][slot * 54 : slot * 54 + 53]
         assert list(counts) == [meld.cards.count(c) for c in CARDS]
-    assert observation_layout(BIRIBA).size == 4276
-    assert observation_layout(BIRIBA, compact=True).size == 500
+    # The seat's own cards: hand, pile, pile top and barred card (53 each), the three
+    # other seats' known cards (3 x 53); 17 numbers of counts, phase and seat; then each
+    # team's 36 meld slots of 54 numbers (4,276), or compact, the 106 cards melded by
+    # the two teams and 6 meld counts (500).
+    common = 4 * 53 + 3 * 53 + 17
+    assert observation_layout(BIRIBA).size == common + 2 * 36 * 54 == 4276
+    assert observation_layout(BIRIBA, compact=True).size == common + 2 * 53 + 6 == 500
 
 
 def test_observation_does_not_leak() -> None:

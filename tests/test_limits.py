@@ -316,7 +316,9 @@ def test_a_hand_that_lays_millions_of_melds_is_refused_not_listed() -> None:
 @pytest.mark.parametrize("name", RuleSet.preset_names())
 def test_a_whole_pack_in_one_hand_is_within_the_limit_under_every_preset(name: str) -> None:
     """The bound on the melds listed never cuts a preset's hand: the whole pack in one
-    hand lays at most 135,227 melds (buraco), each part within MAX_LISTED_MELDS."""
+    hand lays at most 135,227 melds, each part within MAX_LISTED_MELDS. (135,227 is what
+    the enumerator lists for buraco's pack, the most of any preset, measured; 112,988 of
+    them are sequences of two substitutes or more.)"""
     rules = RuleSet.named(name)
     melds = enumerate_melds(full_pack(rules), rules)
     assert 10_000 < len(melds) <= 135_227

@@ -6,6 +6,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,16 +14,23 @@ from biriba import (
     Deal,
     Move,
     Phase,
+    RuleSet,
     full_pack,
 )
 
 from .helpers import candidate_moves, cards_in_play, examples
 
-PACK = Counter(full_pack())
+PRESETS = RuleSet.preset_names()
+
+
+def _examples(name: str, biriba: int) -> int:
+    """``biriba`` examples for the default rule set, a sixth of them (one at least) for
+    each other preset."""
+    return examples(biriba) if name == "biriba" else max(1, examples(biriba) // 6)
 
 
 def check_position(deal: Deal, rng: random.Random, deep: bool) -> None:
-    assert cards_in_play(deal) == PACK  # every card exactly once
+    assert cards_in_play(deal) == Counter(full_pack(deal.rules))  # every card exactly once
     moves = deal.legal_moves()
     assert len(moves) == len(set(moves))
     assert (len(moves) == 0) == deal.is_over
@@ -49,10 +57,22 @@ def check_position(deal: Deal, rng: random.Random, deep: bool) -> None:
         assert len(outcomes) == len(moves)
 
 
-@settings(max_examples=examples(12))
-@given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
-def test_random_playout_invariants(seed: int, choices: int) -> None:
-    deal = Deal.new(seed=seed, dealer=seed % 4)
+@pytest.mark.parametrize("name", PRESETS)
+def test_random_playout_invariants(name: str) -> None:
+    rules = RuleSet.named(name)
+
+    @settings(max_examples=_examples(name, 12))
+    @given(st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
+    def deals(seed: int, choices: int) -> None:
+        random_playout(rules, seed, choices)
+
+    deals()
+
+
+def random_playout(rules: RuleSet, seed: int, choices: int) -> None:
+    """A random deal of ``rules``, each position checked (every 15th deeply), each move
+    undone and played again."""
+    deal = Deal.new(rules, seed=seed, dealer=seed % rules.players)
     rng = random.Random(choices)
     ply = 0
     while not deal.is_over:
@@ -73,10 +93,22 @@ def test_random_playout_invariants(seed: int, choices: int) -> None:
         assert team.total == team.melded + team.bonuses + team.hands + team.closing + team.reserve
 
 
-@settings(max_examples=examples(25))
-@given(st.integers(0, 2**32 - 1))
-def test_undo_all_the_way_restores_the_deal(seed: int) -> None:
-    deal = Deal.new(seed=seed)
+@pytest.mark.parametrize("name", PRESETS)
+def test_undo_all_the_way_restores_the_deal(name: str) -> None:
+    rules = RuleSet.named(name)
+
+    @settings(max_examples=_examples(name, 25))
+    @given(st.integers(0, 2**32 - 1))
+    def deals(seed: int) -> None:
+        undo_all_the_way(rules, seed)
+
+    deals()
+
+
+def undo_all_the_way(rules: RuleSet, seed: int) -> None:
+    """A random deal of ``rules`` played to its end, then undone move by move back to its
+    start, each position exactly as it was."""
+    deal = Deal.new(rules, seed=seed)
     start = deal.to_dict()
     rng = random.Random(seed)
     snapshots = []
@@ -91,12 +123,25 @@ def test_undo_all_the_way_restores_the_deal(seed: int) -> None:
     assert copy.is_over  # the copy is independent of the undone original
 
 
-@settings(max_examples=examples(25))
-@given(st.integers(0, 2**32 - 1))
-def test_a_copy_is_independent(seed: int) -> None:
-    deal = Deal.new(seed=seed)
+@pytest.mark.parametrize("name", PRESETS)
+def test_a_copy_is_independent(name: str) -> None:
+    rules = RuleSet.named(name)
+
+    @settings(max_examples=_examples(name, 25))
+    @given(st.integers(0, 2**32 - 1))
+    def deals(seed: int) -> None:
+        copy_independent(rules, seed)
+
+    deals()
+
+
+def copy_independent(rules: RuleSet, seed: int) -> None:
+    """A copy of a deal 40 moves in stays as it was while the deal plays on."""
+    deal = Deal.new(rules, seed=seed)
     rng = random.Random(seed)
     for _ in range(40):
+        if deal.is_over:
+            break
         deal.play(rng.choice(deal.legal_moves()))
     twin = deal.copy()
     before = twin.to_dict()

@@ -136,6 +136,9 @@ def check(deal: Deal, rng: random.Random) -> None:
         text = str(move)
         assert Move.parse(text) == move and hash(Move.parse(text)) == hash(move), text
         assert Move.parse(text, deal.rules) == move, text
+        # Every listed move is legal, as itself and as its text (checked by the rules, not
+        # found in the list: a parsed move is another object).
+        assert deal.is_legal(move) and deal.is_legal(text), text
     data = deal.to_dict()
     assert json.loads(json.dumps(data)) == data
     again = Deal.from_dict(json.loads(json.dumps(data)))
@@ -451,6 +454,21 @@ def test_V1_a_first_position_s_bonus_suit_is_its_up_card_s() -> None:
     assert info.value.rule == "V1"
 
 
+def test_V1_a_two_turned_up_gives_its_suit() -> None:
+    """A two as the up-card names the bonus suit like any other card (V1): a first
+    position whose up-card is 2S has spades as its bonus suit, derived or given."""
+    data = position(
+        rules=BIRIBA_KOZI, to_move=0, phase="draw", discard="2S", dealer=3, stock_size=41
+    )
+    data.pop("bonus_suit", None)
+    deal = Deal.from_dict(data, BIRIBA_KOZI)
+    assert deal.bonus_suit is Suit.SPADES
+    assert Deal.from_dict({**data, "bonus_suit": "S"}, BIRIBA_KOZI).bonus_suit is Suit.SPADES
+    with pytest.raises(InvalidPositionError) as info:
+        Deal.from_dict({**data, "bonus_suit": "H"}, BIRIBA_KOZI)
+    assert info.value.rule == "V1"
+
+
 def test_V1_a_position_without_bonus_suit_takes_it_from_the_up_card_of_the_first_only() -> None:
     # API.md: bonus_suit is optional on input, derived from the up-card in a deal's first
     # position. A later position whose pile is one card on a full stock (the up-card
@@ -530,6 +548,22 @@ def test_V3_a_meld_that_cannot_reach_the_minimum_is_refused() -> None:
         deal.play("meld 3C 4C 5C")
     assert info.value.rule == "V3" and deal.to_dict() == before
     assert "discard KS" in texts(deal)  # not melding at all is allowed
+
+
+def test_V3_card_values_only_no_bonuses_count_towards_the_minimum() -> None:
+    """A clean biriba of 3H to 9H holds 45 points of cards and a bonus of 200 (B8.3); only
+    the 45 count towards a minimum of 100 (V3), and nothing else in hand melds: the meld
+    is refused."""
+    rules = BIRIBA.evolve(name="minimum-100", entry_minimum=100)
+    deal = deal_at(rules=rules, hands={0: "3H 4H 5H 6H 7H 8H 9H KS QD 5C"})
+    assert "meld 3H 4H 5H 6H 7H 8H 9H" not in texts(deal)
+    with pytest.raises(IllegalMoveError) as info:
+        deal.play("meld 3H 4H 5H 6H 7H 8H 9H")
+    assert info.value.rule == "V3"
+    # At a minimum of 45 the same cards reach it.
+    reached = BIRIBA.evolve(name="minimum-45", entry_minimum=45)
+    deal = deal_at(rules=reached, hands={0: "3H 4H 5H 6H 7H 8H 9H KS QD 5C"})
+    assert "meld 3H 4H 5H 6H 7H 8H 9H" in texts(deal)
 
 
 def test_V3_melds_reaching_the_minimum_together_and_the_discard_waits() -> None:
@@ -976,6 +1010,18 @@ def test_V7_two_substitutes_per_meld() -> None:
     long = Meld.parse("3H JK 5H 2C 7H 8H 9H", two)
     assert not long.is_biriba  # two substitutes: never a biriba...
     assert Meld.parse("3H JK 5H 2C 7H 8H 9H", two.evolve(multi_substitute_biriba=True)).is_biriba
+
+
+def test_V7_an_option_makes_a_meld_of_two_substitutes_a_dirty_biriba() -> None:
+    """Two substitutes in seven cards: never a biriba (V7, as Z3.4) unless
+    multi_substitute_biriba makes it one, and then a dirty one (not clean, B8.3's 100)."""
+    two = BIRIBA.evolve(name="two-subs", max_substitutes=2)
+    cards = "3H JK 5H 2C 7H 8H 9H"
+    assert Meld.parse(cards, two).bonus == 0
+    dirty = two.evolve(multi_substitute_biriba=True)
+    meld = Meld.parse(cards, dirty)
+    assert meld.is_biriba and not meld.is_clean
+    assert meld.bonus == dirty.sequence_bonus[1] == 100
 
 
 @pytest.mark.parametrize(

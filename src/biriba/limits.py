@@ -87,7 +87,7 @@ MAX_MOVES: Final = 100_000
 #: 838 cards of 16 decks 2.3 GB and 25 seconds. Past this many, listing the moves raises
 #: a :class:`~biriba.BiribaError` (an :class:`~biriba.InvalidPositionError` when the
 #: position is read as data) instead. A whole pack in one hand lays 135,227 melds in all
-#: under ``buraco``, 116,500 of them sequences of two substitutes or more.
+#: under ``buraco``, 112,988 of them sequences of two substitutes or more.
 MAX_LISTED_MELDS: Final = 300_000
 #: The largest total or score part, either way, that a match's data or a record may hold:
 #: far beyond any real match (a deal scores some thousands), and written out in full.
