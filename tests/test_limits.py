@@ -12,6 +12,7 @@ import pytest
 
 from biriba import (
     BIRIBA,
+    BURACO,
     BiribaError,
     Card,
     Deal,
@@ -323,3 +324,16 @@ def test_a_whole_pack_in_one_hand_is_within_the_limit_under_every_preset(name: s
     melds = enumerate_melds(full_pack(rules), rules)
     assert 10_000 < len(melds) <= 135_227
     assert len(melds) == len(set(melds))
+
+
+def test_groups_of_a_rank_held_many_times_are_bounded_too() -> None:
+    """Sixteen decks (B1.2's most): a hand of the 64 aces and five kinds of substitute
+    lays half a million groups of aces, past MAX_LISTED_MELDS: refused. Under Buraco, a
+    new meld has at most six cards (Z3.2), and the same hand's groups are few: listed."""
+    big = BIRIBA.evolve(name="sixteen", decks=16, jokers=64)
+    hand = parse_cards("AC AD AH AS " * 16 + "2C 2D 2H 2S JK")
+    with pytest.raises(BiribaError, match="more than 300,000 groups of As"):
+        enumerate_melds(hand, big)
+    buraco = BURACO.evolve(name="sixteen", decks=16, jokers=64)
+    groups = enumerate_melds(hand, buraco)
+    assert groups and all(len(meld) <= 6 for meld in groups)

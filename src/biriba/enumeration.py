@@ -550,7 +550,10 @@ class _Plan:
         table = self.naturals[c]
         if len(table) >= _NATURALS_LIMIT:
             table.clear()
-        found = table[per_suit] = _natural_sets(c + 1, per_suit, self.rules.decks)
+        # (At most 17 ** 4 = 83,521 sets, a rank held 16 times in each suit: MAX_DECKS.
+        # A new meld's most cards, where there is one, leaves out the longer ones.)
+        rules = self.rules
+        found = table[per_suit] = _natural_sets(c + 1, per_suit, rules.decks, rules.max_new_meld)
         return found
 
     def sub_choices(self, wild_key: bytes, sub_cap: int) -> SubChoices:
@@ -943,13 +946,13 @@ SubChoices = tuple[tuple[tuple[tuple[Card, ...], int], ...], ...]
 _NATURALS_LIMIT: Final = 4096
 
 
-def _natural_sets(rank: int, per_suit: bytes, decks: int) -> NaturalSets:
+def _natural_sets(rank: int, per_suit: bytes, decks: int, most: int | None = None) -> NaturalSets:
     """Every set of two or more naturals of ``rank`` that a hand holding ``per_suit``
-    copies of it (one count a suit) can put in a group, each with a number naming it
-    among the sets of every rank: the copies by suit as the digits of a number in base
-    ``decks + 1``, then the rank in 4 bits. Kept by each plan
-    (:meth:`_Plan.natural_sets`): with two decks a rank's counts by suit take 81 values,
-    1,053 for the 13 ranks."""
+    copies of it (one count a suit) can put in a group, of at most ``most`` cards when
+    given (a new meld's most, Z3.2), each with a number naming it among the sets of
+    every rank: the copies by suit as the digits of a number in base ``decks + 1``, then
+    the rank in 4 bits. Kept by each plan (:meth:`_Plan.natural_sets`): with two decks a
+    rank's counts by suit take 81 values, 1,053 for the 13 ranks."""
     base = decks + 1
     sets: list[tuple[tuple[Card, ...], int]] = [((), 0)]
     for s in range(4):
@@ -959,6 +962,7 @@ def _natural_sets(rank: int, per_suit: bytes, decks: int) -> NaturalSets:
             (acc + card * k, number + k * weight)
             for acc, number in sets
             for k in range(per_suit[s] + 1)
+            if most is None or len(acc) + k <= most
         ]
     return tuple([(cards, number << 4 | rank) for cards, number in sets if len(cards) >= 2])
 
