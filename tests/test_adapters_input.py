@@ -224,6 +224,21 @@ def test_openspiel_rules_parameters_are_read_safely() -> None:
     assert adapter.rules_of("buraco").name == "buraco"
 
 
+def test_openspiel_game_parameters_out_of_range_are_library_errors() -> None:
+    """A rules parameter that is no text is a TypeError (an int of 5,000 digits raised
+    Python's ValueError when written as text); a move cap past the most moves a record
+    holds is a BiribaError (2**63 reached OpenSpiel's GameInfo, whose TypeError quoted
+    its whole signature), through both adapters."""
+    _, adapter = _openspiel()
+    _refused(TypeError, adapter.BiribaGame, {"rules": 10**5000})
+    _refused(TypeError, adapter.BiribaGame, {"rules": 5})
+    for cap in (2**63, 100_001):
+        message = _refused(BiribaError, adapter.BiribaGame, {"max_moves": cap})
+        assert "max_moves must be at most 100,000" in message
+    assert adapter.BiribaGame({"max_moves": 100_000}).max_moves == 100_000
+    _refused(BiribaError, lambda: _pettingzoo().raw_env(max_moves=2**63))
+
+
 def test_openspiel_observer_parameters_are_quoted_in_short() -> None:
     pyspiel, _ = _openspiel()
     game = pyspiel.load_game("python_biriba")

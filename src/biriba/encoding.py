@@ -43,6 +43,7 @@ from biriba.cards import DISTINCT_CARDS, Card, Suit
 from biriba.deal import Deal, PlayerView
 from biriba.enumeration import enumerate_melds, many_substitute_sequences_bound
 from biriba.errors import AmbiguousMoveError, BiribaError, IllegalMoveError
+from biriba.limits import MAX_MOVES as MAX_RECORD_MOVES
 from biriba.limits import check_count, check_real, excerpt, type_name, whole_number
 from biriba.melds import Meld, MeldKind
 from biriba.moves import (
@@ -121,9 +122,13 @@ def check_scale(value: object) -> float:
 
 def check_max_moves(value: object) -> int:
     """``value`` as a move cap (the adapters' ``max_moves``: a deal still running after
-    that many moves is cut): a whole number of at least 1, else :class:`TypeError` or
-    :class:`~biriba.BiribaError`."""
-    return check_count(value, "max_moves")
+    that many moves is cut): a whole number from 1 to :data:`~biriba.limits.MAX_MOVES`
+    (the most moves a record's deal holds; OpenSpiel keeps a game's length in 64 bits),
+    else :class:`TypeError` or :class:`~biriba.BiribaError`."""
+    number = check_count(value, "max_moves")
+    if number > MAX_RECORD_MOVES:
+        raise BiribaError(f"max_moves must be at most {MAX_RECORD_MOVES:,}, got {excerpt(number)}")
+    return number
 
 
 def _check_view(view: object) -> PlayerView:

@@ -174,7 +174,7 @@ class BiribaGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = {**_DEFAULTS, **(params or {})}
-        rules = rules_of(str(given["rules"]))
+        rules = rules_of(given["rules"])
         self.rules = rules
         self.dealer = check_number(given["dealer"], "dealer", rules.players, rules)
         self.max_moves = check_max_moves(given["max_moves"])
