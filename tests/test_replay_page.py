@@ -295,3 +295,25 @@ def test_the_page_in_a_headless_browser(browser: Browser, tmp_path: Path) -> Non
 
     assert browser.errors() == []
     assert all(url.startswith(("file:", "data:")) for url in browser.requested())
+
+
+def test_a_record_longer_than_a_page_holds_is_refused_before_any_work() -> None:
+    """A deal may go on for ever by takes and discards, and a record may hold 100,000
+    moves a deal; a page of 20,000 took 12 seconds: past MAX_PAGE_MOVES the record is
+    refused before it is replayed (its moves do not replay: the replay would raise a
+    RecordError), with a BiribaError that says what to do."""
+    import attrs
+
+    from biriba import BiribaError
+    from biriba.replay_page import MAX_PAGE_MOVES
+
+    record = records.record_deal(Deal.new(seed=1))
+    long = attrs.evolve(record, moves=("draw", "fold") * (MAX_PAGE_MOVES // 2 + 1))
+    with pytest.raises(BiribaError, match=r"at most 20,000 moves .* holds 20,002") as info:
+        replay_html(long)
+    assert not isinstance(info.value, RecordError)
+    # A match record counts the moves of all its deals.
+    match = records.record_match(Match.new(seed=1))
+    deals = (attrs.evolve(match.deals[0], moves=("draw",) * 10_001),) * 2
+    with pytest.raises(BiribaError, match="holds 20,002"):
+        replay_html(attrs.evolve(match, deals=deals))

@@ -6,7 +6,9 @@ self-contained file: the pictures are inline SVG (:func:`biriba.svg.frames`), wi
 styles and a short script, and it fetches nothing, so it works offline and can be mailed
 or attached to a bug report. The drawings of every step are stored once each, gzipped,
 and unpacked by the browser (``DecompressionStream``: Chrome and Edge 80, Firefox 113,
-Safari 16.4 and later); a deal of about 250 moves makes a page of about 50 kilobytes.
+Safari 16.4 and later); a deal of about 250 moves makes a page of about 50 kilobytes. A
+page shows at most :data:`MAX_PAGE_MOVES` moves (20,000): a longer record is refused
+with a :class:`~biriba.BiribaError` before any work.
 
 The page shows the table after each move (every hand face up), the move's text and who
 played it, whose turn it is and the score as it stands (for a match, with the totals of
@@ -47,7 +49,14 @@ from biriba.records import DealRecord, MatchRecord, replay
 from biriba.rules import RuleSet
 from biriba.svg import Table, frames, table_of
 
-__all__ = ["replay_html", "write_replay_html"]
+__all__ = ["MAX_PAGE_MOVES", "replay_html", "write_replay_html"]
+
+#: The most moves a replay page shows, over all the deals of its record: each is a
+#: picture, and a page takes about half a millisecond a move to make (20,000 moves, 12
+#: seconds and 185 MB). A random deal has 250 to 1,000 moves, a match of them some
+#: thousands; a record may hold 100,000 moves a deal (:data:`biriba.limits.MAX_MOVES`),
+#: which would take minutes.
+MAX_PAGE_MOVES: Final = 20_000
 
 
 def _deal_tables(deal: Deal) -> list[Table]:
@@ -255,6 +264,13 @@ def replay_html(
         raise TypeError(f"replay_html expects a record, got {type(record).__name__}")
     if title is not None:
         _check_title(title)
+    deals = record.deals if isinstance(record, MatchRecord) else (record,)
+    moves = sum(len(deal.moves) for deal in deals)
+    if moves > MAX_PAGE_MOVES:
+        raise BiribaError(
+            f"a replay page shows at most {MAX_PAGE_MOVES:,} moves (a picture each), and "
+            f"the record holds {moves:,}: write a page of each deal, or of fewer deals"
+        )
     result = replay(record, rules)
     steps = _steps(result)
     drawn = frames([s.table for s in steps], bottom=bottom, colors=colors)
