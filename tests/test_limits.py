@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import biriba
 from biriba import (
     BIRIBA,
     BURACO,
@@ -337,3 +338,44 @@ def test_groups_of_a_rank_held_many_times_are_bounded_too() -> None:
     buraco = BURACO.evolve(name="sixteen", decks=16, jokers=64)
     groups = enumerate_melds(hand, buraco)
     assert groups and all(len(meld) <= 6 for meld in groups)
+
+
+def test_an_entry_minimum_search_past_its_bound_is_refused_not_run_for_minutes() -> None:
+    """Forty cards of four decks and 16 jokers, no limit on substitutes, a minimum of 150
+    (V3): the look-ahead of the first play listed 67 million melds in 171 seconds. Past
+    MAX_SEARCH_MELDS it stops with a BiribaError, the deal unchanged. (Read as data, the
+    position is refused as any position whose moves are past a bound: above.)"""
+    rules = BIRIBA.evolve(
+        name="v3", entry_minimum=150, max_substitutes=None, decks=4, jokers=16, hand_size=40
+    )
+    deal = Deal.new(rules, seed=1)
+    deal.play("draw")
+    before = deal.to_dict()
+    with pytest.raises(BiribaError, match=r"more than 2,000,000 melds \(the entry minimum of 150"):
+        deal.legal_moves()
+    assert deal.to_dict() == before
+
+
+@pytest.mark.skipif(
+    biriba.compiled, reason="the compiled build reads its bounds as constants of its own"
+)
+def test_an_entry_minimum_search_meeting_too_many_states_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A crafted hand (every substitute, AC to JC) under a minimum of 200 (V3) meets about
+    a million states, each listing few melds (26 seconds before): past
+    MAX_SEARCH_STATES the search stops with a BiribaError, the deal unchanged, and the
+    engine's count of searches under way back at none. Here the bound is lowered to 2,000
+    states so that the test takes a moment, not the 15 seconds of the real bound."""
+    from biriba import engine
+
+    monkeypatch.setattr(engine, "MAX_SEARCH_STATES", 2_000)
+    rules = BIRIBA.evolve(name="minimum-200", entry_minimum=200)
+    hand = "JK JK JK JK 2C 2C 2D 2D 2H 2H 2S 2S AC 3C 4C 5C 6C 7C 8C 9C TC JC"
+    with pytest.raises(InvalidPositionError, match="meets more than 2,000 states"):
+        Deal.from_dict(position(rules=rules, hands={0: hand}), rules)
+    assert engine.engine_for(rules)._searching == 0
+    # Within the bound, the same kind of search answers: a minimum of 50 is reachable.
+    easier = BIRIBA.evolve(name="minimum-50", entry_minimum=50)
+    deal = Deal.from_dict(position(rules=easier, hands={0: hand}), easier)
+    assert deal.legal_moves()

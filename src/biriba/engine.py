@@ -36,7 +36,8 @@ from biriba.cards import (
     indices_of,
 )
 from biriba.enumeration import melds_from_counts_unchecked, parts_and_substitutes
-from biriba.errors import InvalidMeldError
+from biriba.errors import BiribaError, InvalidMeldError
+from biriba.limits import MAX_SEARCH_MELDS, MAX_SEARCH_STATES
 from biriba.making import add_unchecked
 from biriba.melds import Meld, fits_in_one_place, sequence_suit
 from biriba.moves import (
@@ -432,11 +433,17 @@ class Engine:
         #: empty it in the middle of another's search, which costs time and memory,
         #: never a wrong answer.)
         self._searching = 0
-        #: :func:`enumeration.times_emptied <biriba.enumeration.times_emptied>` when the
-        #: cache was last emptied, or made: once the enumerator has emptied its table of
-        #: melds, the answers (which hold melds of it) go too, at the next look-ahead
-        #: that starts with none under way.
-        self._emptied = enumeration.times_emptied()
+        #: What the look-ahead keeps of its searches, in one list: :func:`enumeration.
+        #: times_emptied <biriba.enumeration.times_emptied>` when the cache was last
+        #: emptied, or made (once the enumerator has emptied its table of melds, the
+        #: answers, which hold melds of it, go too, at the next look-ahead that starts with
+        #: none under way); then how many melds the look-ahead under way has listed and how
+        #: many states it has worked out, from its start (the outermost
+        #: :meth:`_enter_search`), against :data:`~biriba.limits.MAX_SEARCH_MELDS` and
+        #: :data:`~biriba.limits.MAX_SEARCH_STATES`. (One attribute: the engine has 29,
+        #: and a 30th made every attribute read of the move generator slower under
+        #: CPython 3.11, 1.3% more instructions a random deal, measured.)
+        self._search = [enumeration.times_emptied(), 0, 0]
         #: V3: whether no card is worth less than nothing, so that laying cards never
         #: lowers the points a team has laid and what it still lacks can be worked out
         #: step by step (:meth:`_still_short`). (``card_values`` may be negative.)
@@ -1163,6 +1170,11 @@ class Engine:
         found = cache.get(key)
         if found is None:
             self._enter_search()
+            search = self._search
+            search[2] += 1
+            if search[2] > MAX_SEARCH_STATES:
+                self._searching -= 1
+                raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
             try:
                 # V3: first the bounds on what the team can still lay this turn, the whole
                 # hand's value (and the packet's it may empty into) and what its melds
@@ -1194,6 +1206,16 @@ class Engine:
             cache[key] = found
         return found
 
+    def _search_too_long(self, what: str) -> BiribaError:
+        """The error of a look-ahead past the library's bounds (:mod:`biriba.limits`):
+        ``what`` it does (lists more than so many melds...)."""
+        return BiribaError(
+            f"the look-ahead of these moves {what} (the entry minimum of {self._minimum}, "
+            f"V3): more than the library searches (biriba.limits.MAX_SEARCH_MELDS and "
+            f"MAX_SEARCH_STATES); a smaller minimum, fewer substitutes in a meld or fewer "
+            f"jokers keep a search within them"
+        )
+
     def _still_short(self, short: int, removed: tuple[Card, ...]) -> int:
         """V3: the points the team lacks once ``removed`` is laid, lacking ``short``
         before, where the team has laid a meld this turn (a meld's points are its cards'
@@ -1207,7 +1229,7 @@ class Engine:
         """Count one more look-ahead under way (the caller counts it off when done). The
         cache of answers is emptied here, before the search, when past its limit between
         searches (:data:`_FINISH_CACHE_LIMIT`) or once the enumerator has emptied its
-        table of melds (whose melds the answers hold: :attr:`_emptied`), and in the middle
+        table of melds (whose melds the answers hold: :attr:`_search`), and in the middle
         of one only past :data:`_FINISH_SEARCH_LIMIT`: a search that must start over meets
         again every state it had answered."""
         cache = self._finish_cache
@@ -1215,10 +1237,12 @@ class Engine:
             if len(cache) >= _FINISH_SEARCH_LIMIT:
                 cache.clear()
         else:
+            search = self._search
+            search[1] = search[2] = 0
             emptied = enumeration.times_emptied()
-            if len(cache) >= _FINISH_CACHE_LIMIT or emptied != self._emptied:
+            if len(cache) >= _FINISH_CACHE_LIMIT or emptied != search[0]:
                 cache.clear()
-                self._emptied = emptied
+                search[0] = emptied
         self._searching += 1
 
     def _card_points(self, situation: Situation) -> int:
@@ -1318,7 +1342,12 @@ class Engine:
         """Every meld and addition of the cards in hand, before any check of what follows,
         as ``(cards leaving the hand, the team's melds after)``."""
         counts, melds, _, _, _, _ = situation
-        for meld in melds_from_counts_unchecked(counts, self.rules):
+        listed = melds_from_counts_unchecked(counts, self.rules)
+        search = self._search
+        search[1] += len(listed)
+        if search[1] > MAX_SEARCH_MELDS:
+            raise self._search_too_long(f"lists more than {MAX_SEARCH_MELDS:,} melds")
+        for meld in listed:
             yield meld.cards, (*melds, meld)
         for i, card, result, _ in additions(counts, melds):
             yield (card,), (*melds[:i], result, *melds[i + 1 :])

@@ -13,7 +13,9 @@ when it is larger than any valid input could be:
 * a record's deal: at most :data:`MAX_MOVES` moves;
 * the melds of one part of a hand, as the legal moves list them: at most
   :data:`MAX_LISTED_MELDS` (a rule set of many decks or of many substitutes in a meld
-  makes millions of a large hand);
+  makes millions of a large hand); and the melds the look-ahead of one list of moves
+  lists, and the states it meets: at most :data:`MAX_SEARCH_MELDS` and
+  :data:`MAX_SEARCH_STATES` (an entry minimum's search, V3);
 * a match's totals and a score's parts, in a match's data or a record: at most
   :data:`MAX_POINTS` either way (:func:`is_points`).
 
@@ -46,6 +48,8 @@ __all__ = [
     "MAX_LISTED_MELDS",
     "MAX_MOVES",
     "MAX_POINTS",
+    "MAX_SEARCH_MELDS",
+    "MAX_SEARCH_STATES",
     "MAX_SEED_DIGITS",
     "MAX_TEXT",
     "check_count",
@@ -89,6 +93,22 @@ MAX_MOVES: Final = 100_000
 #: position is read as data) instead. A whole pack in one hand lays 135,227 melds in all
 #: under ``buraco``, 112,988 of them sequences of two substitutes or more.
 MAX_LISTED_MELDS: Final = 300_000
+#: The most melds the look-ahead of one list of moves lists, over all the hands it meets
+#: (the entry minimum's search, V3, and B4.5's, which seldom lists any). A large hand
+#: under a high minimum and many substitutes can meet millions: 40 cards of four decks
+#: and 16 jokers under a minimum of 150 listed 67 million in 171 seconds. Past this
+#: many, listing the moves raises a :class:`~biriba.BiribaError` (an
+#: :class:`~biriba.InvalidPositionError` when the position is read as data) instead. The
+#: worst of 20 random deals under ``biriba`` with a minimum of 150 lists 490,000 (3.5
+#: seconds), under ``buraco`` 220,000.
+MAX_SEARCH_MELDS: Final = 2_000_000
+#: The most states (a hand, its team's melds) the look-ahead of one list of moves works
+#: out. A crafted hand under a high minimum can meet millions, each listing few melds:
+#: every substitute with AC to JC under a minimum of 200 met 918,000 in 26 seconds.
+#: Past this many, listing the moves raises a :class:`~biriba.BiribaError`, as past
+#: :data:`MAX_SEARCH_MELDS`. The worst of 20 random deals under ``biriba`` with a minimum
+#: of 150 meets 142,000 (4 seconds), under ``buraco`` 74,000.
+MAX_SEARCH_STATES: Final = 500_000
 #: The largest total or score part, either way, that a match's data or a record may hold:
 #: far beyond any real match (a deal scores some thousands), and written out in full.
 MAX_POINTS: Final = 10**15
