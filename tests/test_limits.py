@@ -18,6 +18,7 @@ from biriba import (
     Card,
     Deal,
     IllegalMoveError,
+    InvalidMeldError,
     InvalidPositionError,
     Match,
     Meld,
@@ -379,3 +380,17 @@ def test_an_entry_minimum_search_meeting_too_many_states_is_refused(
     easier = BIRIBA.evolve(name="minimum-50", entry_minimum=50)
     deal = Deal.from_dict(position(rules=easier, hands={0: hand}), easier)
     assert deal.legal_moves()
+
+
+def test_an_endless_iterable_of_cards_is_read_no_further_than_a_pack() -> None:
+    """Meld.from_cards and enumerate_melds read at most the pack's cards and more is
+    refused (B1.2): an endless iterable ran out of memory or never ended."""
+    import itertools
+
+    seven = Card.parse("7H")
+    with pytest.raises(InvalidMeldError, match="more cards than the pack's 108") as meld:
+        Meld.from_cards(itertools.repeat(seven))
+    assert meld.value.rule == "B1.2"
+    with pytest.raises(BiribaError, match="more cards than the pack's 108") as hand:
+        enumerate_melds(itertools.repeat(seven))
+    assert hand.value.rule == "B1.2"

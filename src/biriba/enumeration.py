@@ -59,9 +59,15 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
     """
     check_rules(rules)
     counts = [0] * 53
-    for card in hand:
+    most = rules.pack_size
+    for n, card in enumerate(hand):
         if not isinstance(card, Card):
             raise TypeError(f"enumerate_melds expects cards, got {type(card).__name__}")
+        if n == most:  # read no further: an endless iterable would never end
+            rule = cited(rules, "B1.2")
+            raise BiribaError(
+                f"{rule}: the hand holds more cards than the pack's {most}", rule=rule
+            )
         counts[card.index] += 1
     _check_copies(counts, rules)
     return melds_from_counts_unchecked(bytes(counts), rules)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
 import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
@@ -171,10 +172,14 @@ class Meld:
         check_rules(rules)
         if isinstance(cards, str):
             raise TypeError("Meld.from_cards expects cards; use Meld.parse for text")
-        seq = tuple(cards)
+        # No more than the pack's cards are read (an endless iterable would never end).
+        seq = tuple(itertools.islice(cards, rules.pack_size + 1))
         for card in seq:
             if not isinstance(card, Card):
                 raise TypeError(f"Meld.from_cards expects cards, got {type(card).__name__}")
+        if len(seq) > rules.pack_size:
+            rule = cited(rules, "B1.2")
+            raise _fail(seq, f"{rule}: more cards than the pack's {rules.pack_size}")
         return _validate(seq, rules)
 
     # ------------------------------------------------------------------ properties
