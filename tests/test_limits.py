@@ -394,3 +394,36 @@ def test_an_endless_iterable_of_cards_is_read_no_further_than_a_pack() -> None:
     with pytest.raises(BiribaError, match="more cards than the pack's 108") as hand:
         enumerate_melds(itertools.repeat(seven))
     assert hand.value.rule == "B1.2"
+
+
+@pytest.mark.skipif(
+    biriba.compiled, reason="the compiled build reads its bounds as constants of its own"
+)
+def test_a_search_in_one_thread_counts_nothing_of_another_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bounds hold for each search: one thread's search under way (here near the
+    bound) adds nothing to another thread's count, which starts from none. (The count
+    of searches under way is the engine's, shared: with it alone, the second thread's
+    search was never counted from its start, and ordinary positions were refused.)"""
+    import threading
+
+    from biriba import engine
+
+    monkeypatch.setattr(engine, "MAX_SEARCH_STATES", 2_000)
+    rules = BIRIBA.evolve(name="minimum-50", entry_minimum=50)
+    data = position(rules=rules, hands={0: "JK JK 2C 2D AC 3C 4C 5C 6C 7C 8C 9C TC JC"})
+    own = engine.engine_for(rules)
+    own._enter_search()  # a search under way in this thread, near the bound
+    own._search.local.states = 1_999
+    results: list[object] = []
+    try:
+        worker = threading.Thread(
+            target=lambda: results.append(len(Deal.from_dict(data, rules).legal_moves()))
+        )
+        worker.start()
+        worker.join()
+    finally:
+        own._leave_search()
+    assert results and isinstance(results[0], int) and results[0] > 0
+    assert own._searching == 0

@@ -32,6 +32,7 @@ from biriba.deal import Deal
 from biriba.errors import (
     AmbiguousMoveError,
     BiribaError,
+    IllegalMoveError,
     InvalidMeldError,
     InvalidPositionError,
     NotationError,
@@ -131,8 +132,10 @@ def check_move(
     except AmbiguousMoveError as error:
         outcomes = tuple(str(m) for m in error.outcomes)
         return Verdict(False, str(parsed), error.rule, str(error), "ambiguous", outcomes)
-    except BiribaError as error:  # IllegalMoveError, with its rule
+    except IllegalMoveError as error:  # with its rule
         return Verdict(False, str(parsed), error.rule, str(error), "illegal")
+    except BiribaError as error:  # the move's look-ahead past the library's bounds
+        return Verdict(False, str(parsed), error.rule, str(error), "position")
     seat = deal.to_move
     return Verdict(True, str(parsed), None, f"{parsed} is legal for seat {seat}", None)
 

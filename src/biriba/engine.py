@@ -18,10 +18,11 @@ seat could do after taking the pile.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress
 from operator import mul
-from typing import Final, NamedTuple, TypeVar, cast
+from typing import Any, Final, NamedTuple, TypeVar, cast
 
 from biriba import enumeration
 from biriba.cards import (
@@ -433,17 +434,12 @@ class Engine:
         #: empty it in the middle of another's search, which costs time and memory,
         #: never a wrong answer.)
         self._searching = 0
-        #: What the look-ahead keeps of its searches, in one list: :func:`enumeration.
-        #: times_emptied <biriba.enumeration.times_emptied>` when the cache was last
-        #: emptied, or made (once the enumerator has emptied its table of melds, the
-        #: answers, which hold melds of it, go too, at the next look-ahead that starts with
-        #: none under way); then how many melds the look-ahead under way has listed and how
-        #: many states it has worked out, from its start (the outermost
-        #: :meth:`_enter_search`), against :data:`~biriba.limits.MAX_SEARCH_MELDS` and
-        #: :data:`~biriba.limits.MAX_SEARCH_STATES`. (One attribute: the engine has 29,
-        #: and a 30th made every attribute read of the move generator slower under
-        #: CPython 3.11, 1.3% more instructions a random deal, measured.)
-        self._search = [enumeration.times_emptied(), 0, 0]
+        #: What the look-ahead keeps of its searches (:class:`_SearchState`): when the
+        #: enumerator last emptied its table of melds, and, for each thread, what the
+        #: search under way has listed and met. (One attribute: the engine has 29, and a
+        #: 30th made every attribute read of the move generator slower under CPython
+        #: 3.11, 1.3% more instructions a random deal, measured.)
+        self._search = _SearchState(enumeration.times_emptied())
         #: V3: whether no card is worth less than nothing, so that laying cards never
         #: lowers the points a team has laid and what it still lacks can be worked out
         #: step by step (:meth:`_still_short`). (``card_values`` may be negative.)
@@ -834,7 +830,7 @@ class Engine:
             return tuple(moves)
         finally:
             if opening:
-                self._searching -= 1
+                self._leave_search()
 
     # ============================================================== refusals
     def adopt(self, move: Move) -> Move | Refusal:
@@ -1170,10 +1166,10 @@ class Engine:
         found = cache.get(key)
         if found is None:
             self._enter_search()
-            search = self._search
-            search[2] += 1
-            if search[2] > MAX_SEARCH_STATES:
-                self._searching -= 1
+            mine = self._search.local
+            mine.states += 1
+            if mine.states > MAX_SEARCH_STATES:
+                self._leave_search()
                 raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
             try:
                 # V3: first the bounds on what the team can still lay this turn, the whole
@@ -1202,18 +1198,18 @@ class Engine:
                         for removed, after in self._melding_options(situation)
                     )
             finally:
-                self._searching -= 1
+                self._leave_search()
             cache[key] = found
         return found
 
     def _search_too_long(self, what: str) -> BiribaError:
         """The error of a look-ahead past the library's bounds (:mod:`biriba.limits`):
         ``what`` it does (lists more than so many melds...)."""
+        whose = f"the entry minimum of {self._minimum}, V3" if self._minimum else "B4.5"
         return BiribaError(
-            f"the look-ahead of these moves {what} (the entry minimum of {self._minimum}, "
-            f"V3): more than the library searches (biriba.limits.MAX_SEARCH_MELDS and "
-            f"MAX_SEARCH_STATES); a smaller minimum, fewer substitutes in a meld or fewer "
-            f"jokers keep a search within them"
+            f"the look-ahead of these moves {what} ({whose}): more than the library "
+            f"searches (biriba.limits.MAX_SEARCH_MELDS and MAX_SEARCH_STATES); a smaller "
+            f"minimum, fewer substitutes in a meld or fewer jokers keep a search within them"
         )
 
     def _still_short(self, short: int, removed: tuple[Card, ...]) -> int:
@@ -1238,12 +1234,22 @@ class Engine:
                 cache.clear()
         else:
             search = self._search
-            search[1] = search[2] = 0
             emptied = enumeration.times_emptied()
-            if len(cache) >= _FINISH_CACHE_LIMIT or emptied != search[0]:
+            if len(cache) >= _FINISH_CACHE_LIMIT or emptied != search.emptied:
                 cache.clear()
-                search[0] = emptied
+                search.emptied = emptied
         self._searching += 1
+        # This thread's own count of what its search lists and meets, from its start.
+        mine = self._search.local
+        depth = getattr(mine, "depth", 0)
+        if not depth:
+            mine.melds = mine.states = 0
+        mine.depth = depth + 1
+
+    def _leave_search(self) -> None:
+        """Count off a look-ahead that :meth:`_enter_search` counted, done or failed."""
+        self._searching -= 1
+        self._search.local.depth -= 1
 
     def _card_points(self, situation: Situation) -> int:
         """V3: the value of every card in hand, none counted below nothing: the plain
@@ -1343,9 +1349,9 @@ class Engine:
         as ``(cards leaving the hand, the team's melds after)``."""
         counts, melds, _, _, _, _ = situation
         listed = melds_from_counts_unchecked(counts, self.rules)
-        search = self._search
-        search[1] += len(listed)
-        if search[1] > MAX_SEARCH_MELDS:
+        mine = self._search.local
+        mine.melds += len(listed)
+        if mine.melds > MAX_SEARCH_MELDS:
             raise self._search_too_long(f"lists more than {MAX_SEARCH_MELDS:,} melds")
         for meld in listed:
             yield meld.cards, (*melds, meld)
@@ -1524,6 +1530,25 @@ class Engine:
         """Whether discarding the last card closes, the team's melds being ``melds`` (B6.1:
         its reserve received and a biriba on the table; Z4.2: going out)."""
         return received and (not self.rules.close_needs_biriba or has_biriba(melds))
+
+
+class _SearchState:
+    """What an engine keeps of its look-ahead's searches: ``emptied``, the count of
+    :func:`enumeration.times_emptied <biriba.enumeration.times_emptied>` when its cache
+    of answers was last emptied or made (once the enumerator has emptied its table of
+    melds, the answers, which hold melds of it, go at the next look-ahead that starts
+    with none under way); and ``local``, for each thread, how deep its search under way
+    is (``depth``) and how many melds it has listed and states it has met since it
+    began (``melds``, ``states``), against :data:`~biriba.limits.MAX_SEARCH_MELDS` and
+    :data:`~biriba.limits.MAX_SEARCH_STATES`. (The count of searches under way, which
+    the cache's emptying reads, is the engine's, shared by threads: a thread's search
+    must not count another's work against its bounds.)"""
+
+    __slots__ = ("emptied", "local")
+
+    def __init__(self, emptied: int) -> None:
+        self.emptied = emptied
+        self.local: Any = threading.local()
 
 
 #: V3: the fewest substitutes in hand for which :meth:`Engine._beyond_melds` works out

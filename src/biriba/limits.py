@@ -93,8 +93,12 @@ MAX_MOVES: Final = 100_000
 #: position is read as data) instead. A whole pack in one hand lays 135,227 melds in all
 #: under ``buraco``, 112,988 of them sequences of two substitutes or more.
 MAX_LISTED_MELDS: Final = 300_000
-#: The most melds the look-ahead of one list of moves lists, over all the hands it meets
-#: (the entry minimum's search, V3, and B4.5's, which seldom lists any). A large hand
+#: The most melds one search of the look-ahead lists, over all the hands it meets (the
+#: entry minimum's search, V3, and B4.5's, which seldom lists any). One search is the
+#: list of an opening turn's moves, or the check of one move (``play``, ``is_legal``),
+#: counted apart for each thread; the answers the engine keeps from earlier searches
+#: are not counted again, so a position near the bound may be refused from an empty
+#: cache and listed after searches that met its states. A large hand
 #: under a high minimum and many substitutes can meet millions: 40 cards of four decks
 #: and 16 jokers under a minimum of 150 listed 67 million in 171 seconds. Past this
 #: many, listing the moves raises a :class:`~biriba.BiribaError` (an
@@ -102,9 +106,10 @@ MAX_LISTED_MELDS: Final = 300_000
 #: worst of 20 random deals under ``biriba`` with a minimum of 150 lists 490,000 (3.5
 #: seconds), under ``buraco`` 220,000.
 MAX_SEARCH_MELDS: Final = 2_000_000
-#: The most states (a hand, its team's melds) the look-ahead of one list of moves works
-#: out. A crafted hand under a high minimum can meet millions, each listing few melds:
-#: every substitute with AC to JC under a minimum of 200 met 918,000 in 26 seconds.
+#: The most states (a hand, its team's melds) one search of the look-ahead works out,
+#: counted as :data:`MAX_SEARCH_MELDS` is. A crafted hand under a high minimum can meet
+#: millions, each listing few melds: every substitute with AC to JC under a minimum of
+#: 200 met 918,000 in 26 seconds.
 #: Past this many, listing the moves raises a :class:`~biriba.BiribaError`, as past
 #: :data:`MAX_SEARCH_MELDS`. The worst of 20 random deals under ``biriba`` with a minimum
 #: of 150 meets 142,000 (4 seconds), under ``buraco`` 74,000.

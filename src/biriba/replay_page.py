@@ -53,8 +53,9 @@ __all__ = ["MAX_PAGE_MOVES", "replay_html", "write_replay_html"]
 
 #: The most moves a replay page shows, over all the deals of its record: each is a
 #: picture, and a page takes about half a millisecond a move to make (20,000 moves, 12
-#: seconds and 185 MB). A random deal has 250 to 1,000 moves, a match of them some
-#: thousands; a record may hold 100,000 moves a deal (:data:`biriba.limits.MAX_MOVES`),
+#: seconds and 185 MB). A random deal has 250 to 1,000 moves; a match of random bots may
+#: run to tens of thousands (50,576 in one of ``biriba-3``), a page of each deal then
+#: shows it; a record may hold 100,000 moves a deal (:data:`biriba.limits.MAX_MOVES`),
 #: which would take minutes.
 MAX_PAGE_MOVES: Final = 20_000
 
