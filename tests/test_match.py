@@ -335,3 +335,22 @@ def test_Z5_2_a_buraco_match_cites_its_own_rules() -> None:
     with pytest.raises(InvalidPositionError, match=r"does not follow") as refused:
         Match.from_dict(wrong)
     assert refused.value.rule == "Z5.2"
+
+
+def test_totals_that_play_would_take_past_the_bound_stop_the_match_unchanged() -> None:
+    """Totals read from data may start at 10**15 either way (MAX_POINTS); the deal that
+    would take one past it is not added: next_deal raises a BiribaError and the match
+    stays as it was, still written and read back (it could not be, past the bound)."""
+    from biriba.bots import RandomBot, play_deal
+    from biriba.limits import MAX_POINTS
+
+    data = Match.new(seed=1).to_dict()
+    data["totals"] = [-MAX_POINTS, -MAX_POINTS]
+    match = Match.from_dict(data)
+    play_deal(match.deal, [RandomBot(seed=s) for s in range(4)])
+    assert min(s.total for s in match.deal.score().teams) < 0  # a team loses points
+    before = match.to_dict()
+    with pytest.raises(BiribaError, match="past the 1,000,000,000,000,000 either way"):
+        match.next_deal()
+    assert match.to_dict() == before
+    assert Match.from_dict(before).totals == (-MAX_POINTS, -MAX_POINTS)

@@ -160,7 +160,8 @@ class Match:
         deal the next deal with the next dealer (B2.1).
 
         Raises :class:`~biriba.BiribaError` if the deal in progress is not over or the
-        match is.
+        match is, or if a total would pass :data:`~biriba.limits.MAX_POINTS` either way
+        (only totals read from data start near it); the match is then unchanged.
         """
         if self.is_over:
             rule = cited(self.rules, "B9.2")
@@ -175,7 +176,16 @@ class Match:
                 rule=ends[0],
             )
         score = self._deal.score()
-        self._totals = tuple(t + s.total for t, s in zip(self._totals, score.teams, strict=True))
+        totals = tuple(t + s.total for t, s in zip(self._totals, score.teams, strict=True))
+        if not all(is_points(total) for total in totals):
+            # Totals read from data may start anywhere up to MAX_POINTS: a match whose
+            # totals play would take past it could no longer be written or read.
+            raise BiribaError(
+                f"the totals would reach {excerpt(list(totals))}, past the "
+                f"{MAX_POINTS:,} either way a match's data holds (biriba.limits.MAX_POINTS): "
+                f"this match cannot go on"
+            )
+        self._totals = totals
         self._scores = (*self._scores, score)
         self._finished = (*self._finished, self._deal)
         self._deals_played += 1
