@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -93,16 +94,22 @@ def random_playout(rules: RuleSet, seed: int, choices: int) -> None:
         assert team.total == team.melded + team.bonuses + team.hands + team.closing + team.reserve
 
 
-@pytest.mark.parametrize("name", PRESETS)
-def test_undo_all_the_way_restores_the_deal(name: str) -> None:
+def _seeded_deals(name: str, biriba: int, check: Callable[[RuleSet, int], None]) -> None:
+    """``check(rules, seed)`` of the preset ``name`` for hypothesis's seeds, ``biriba``
+    examples for the default rule set (:func:`_examples`)."""
     rules = RuleSet.named(name)
 
-    @settings(max_examples=_examples(name, 25))
+    @settings(max_examples=_examples(name, biriba))
     @given(st.integers(0, 2**32 - 1))
     def deals(seed: int) -> None:
-        undo_all_the_way(rules, seed)
+        check(rules, seed)
 
     deals()
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_undo_all_the_way_restores_the_deal(name: str) -> None:
+    _seeded_deals(name, 25, undo_all_the_way)
 
 
 def undo_all_the_way(rules: RuleSet, seed: int) -> None:
@@ -125,14 +132,7 @@ def undo_all_the_way(rules: RuleSet, seed: int) -> None:
 
 @pytest.mark.parametrize("name", PRESETS)
 def test_a_copy_is_independent(name: str) -> None:
-    rules = RuleSet.named(name)
-
-    @settings(max_examples=_examples(name, 25))
-    @given(st.integers(0, 2**32 - 1))
-    def deals(seed: int) -> None:
-        copy_independent(rules, seed)
-
-    deals()
+    _seeded_deals(name, 25, copy_independent)
 
 
 def copy_independent(rules: RuleSet, seed: int) -> None:

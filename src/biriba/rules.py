@@ -155,8 +155,7 @@ def _at_most(
 
     def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
         if value > bound:
-            family = _family_of(instance)
-            cite = _RESTATED_IN_Z.get(rule, rule) if family == "buraco" else rule
+            cite = cited_in(_family_of(instance), rule)
             raise BiribaError(
                 f"RuleSet.{attribute.name} must be at most {bound}, got {excerpt(value)} "
                 f"({cite}: {what})",
@@ -316,7 +315,13 @@ def cited(rules: RuleSet, rule: str) -> str:
     part Z rule that restates it (B1.1's seats are Z1.1's, B1.2's pack is Z1.2's, B3.1's
     melds are Z3.2's, B9.2's end of the match is Z5.2's), else
     ``rule`` itself."""
-    if rules.family == "buraco":
+    return cited_in(rules.family, rule)
+
+
+def cited_in(family: str, rule: str) -> str:
+    """:func:`cited` for a rule set of the game ``family`` (``"biriba"`` or
+    ``"buraco"``), for a check that has the game but not yet the rule set."""
+    if family == "buraco":
         return _RESTATED_IN_Z.get(rule, rule)
     return rule
 
