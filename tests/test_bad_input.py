@@ -133,17 +133,17 @@ def test_a_rule_set_built_in_code_is_checked_as_one_read_as_data() -> None:
 
     # A str is never a member of the enum, whatever it says: TypeError, the wrong type.
     with pytest.raises(TypeError, match=r"pile_restriction must be a PileRestriction"):
-        BIRIBA.evolve(name="x", pile_restriction="x")
+        BIRIBA.evolve(name="x", pile_restriction="x")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"pile_restriction must be a PileRestriction"):
-        BIRIBA.evolve(name="x", pile_restriction="no-discard-back")
+        BIRIBA.evolve(name="x", pile_restriction="no-discard-back")  # type: ignore[arg-type]
     with pytest.raises(BiribaError, match=r"pile_restriction must be 'no-discard-back' or"):
         RuleSet.from_dict({"name": "x", "pile_restriction": "x"})  # data: a value error
     with pytest.raises(BiribaError, match=r"sequence_bonus must be a list of two whole"):
-        BIRIBA.evolve(name="x", sequence_bonus=(1,))
+        BIRIBA.evolve(name="x", sequence_bonus=(1,))  # type: ignore[arg-type]
     with pytest.raises(BiribaError, match=r"target must be a whole number, at most"):
         BIRIBA.evolve(name="x", target=10**5000)
     with pytest.raises(TypeError, match=r"card_values must be a tuple of whole numbers"):
-        BIRIBA.evolve(name="x", card_values=[0] * 14)
+        BIRIBA.evolve(name="x", card_values=[0] * 14)  # type: ignore[arg-type]
     with pytest.raises(BiribaError):
         RuleSet(name="x" * 81)
     # A value of another type is a TypeError, in every field (API.md's errors), where
@@ -159,7 +159,7 @@ def test_a_rule_set_built_in_code_is_checked_as_one_read_as_data() -> None:
         ("name", 7),
     ]:
         with pytest.raises(TypeError, match=rf"RuleSet\.{field} must be"):
-            BIRIBA.evolve(**{field: wrong})
+            BIRIBA.evolve(**{field: wrong})  # type: ignore[arg-type]
     kept = BIRIBA.evolve(name="x", pile_restriction=PileRestriction.NO_TAKE_WITH_ONE_CARD)
     assert RuleSet.from_dict(kept.to_dict()) == kept
     for name in RuleSet.preset_names():

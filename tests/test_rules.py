@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 import re
+import typing
 from collections.abc import Callable
 
+import attrs
 import pytest
 
 from biriba import (
@@ -19,6 +21,7 @@ from biriba import (
     RuleSet,
     parse_cards,
 )
+from biriba.rules import RuleSetChanges
 
 
 def test_presets_by_name() -> None:
@@ -49,7 +52,7 @@ def test_variants_are_checked_when_built() -> None:
     with pytest.raises(BiribaError, match=r"B3\.2"):
         BIRIBA.evolve(name="no-ace", ace_low=False, ace_high=False)
     with pytest.raises(TypeError):
-        BIRIBA.evolve(name="bad", players="4")
+        BIRIBA.evolve(name="bad", players="4")  # type: ignore[arg-type]
     assert hash(BIRIBA) == hash(BIRIBA.evolve())
 
 
@@ -75,7 +78,7 @@ def test_B2_3_a_rule_set_leaves_a_stock_to_draw_from() -> None:
         (BIRIBA, {"hand_size": 21, "stock_end_remaining": 1}),  # 1 left, ending at 1
     ):
         with pytest.raises(BiribaError, match=r"leaves no stock to draw from") as info:
-            rules.evolve(**changes)
+            rules.evolve(**changes)  # type: ignore[arg-type]
         assert info.value.rule == "B2.3"
     # 107 of 108 dealt (84 in hands, 22 in reserves, the up-card): one card to draw.
     deal = Deal.new(BIRIBA.evolve(name="one-left", hand_size=21), seed=1)
@@ -107,7 +110,7 @@ def test_B1_2_a_pack_has_at_most_16_decks_and_64_jokers(field: str, value: int) 
         RuleSet.from_dict(data)
     assert built.value.rule == "B1.2"
     with pytest.raises(BiribaError) as evolved:
-        BIRIBA.evolve(name="big", **{field: value})
+        BIRIBA.evolve(name="big", **{field: value})  # type: ignore[arg-type]
     assert evolved.value.rule == "B1.2"
 
 
@@ -144,7 +147,7 @@ def test_a_bad_value_of_a_rule_set_cites_the_rule_of_its_field(
         assert f"({rule}" in str(read.value)
         given = tuple(value) if isinstance(value, list) else value
         with pytest.raises(BiribaError) as built:
-            rules.evolve(name="changed", **{field: given})
+            rules.evolve(name="changed", **{field: given})  # type: ignore[arg-type]
         assert built.value.rule == rule, str(built.value)
 
 
@@ -188,7 +191,7 @@ def test_B4_3_a_rule_set_that_could_never_discard_is_refused(changes: dict[str, 
     after melding than a turn can begin with) would stop its deals with no legal move; it
     is refused when built and when read."""
     with pytest.raises(BiribaError) as built:
-        BIRIBA.evolve(name="stuck", **changes)
+        BIRIBA.evolve(name="stuck", **changes)  # type: ignore[arg-type]
     assert built.value.rule == "B4.3"
     data = {**BIRIBA.evolve(name="stuck").to_dict(), **changes}
     with pytest.raises(BiribaError):
@@ -260,7 +263,7 @@ def test_a_rule_set_that_contradicts_itself_or_the_scores_is_refused(
     most 0) are refused when built, and so when read (they were accepted and played).
     Card values may be negative (a card worth less than nothing, V3's tests use one)."""
     with pytest.raises(BiribaError) as info:
-        BIRIBA.evolve(name="odd", **changes)
+        BIRIBA.evolve(name="odd", **changes)  # type: ignore[arg-type]
     assert info.value.rule == rule, str(info.value)
     assert rule in re.findall(r"[BZV]\d+(?:\.\d+)?", str(info.value))  # cited, whole
     data = {**BIRIBA.evolve(name="odd").to_dict(), **changes}
@@ -270,9 +273,23 @@ def test_a_rule_set_that_contradicts_itself_or_the_scores_is_refused(
     assert BIRIBA.evolve(name="ok", max_new_meld=3, max_sequence=3, reserve_penalty=0)
 
 
+def test_the_typed_changes_of_evolve_are_every_field_with_its_type() -> None:
+    """RuleSetChanges, what type checkers read of evolve's keywords, names every field
+    a rule set is built with, with the field's own type, and nothing else."""
+    fields = {f.name for f in attrs.fields(RuleSet) if f.init}
+    assert set(RuleSetChanges.__annotations__) == fields
+    assert not RuleSetChanges.__required_keys__
+    changes = typing.get_type_hints(RuleSetChanges)
+    built = typing.get_type_hints(RuleSet)
+    assert {name: changes[name] for name in fields} == {name: built[name] for name in fields}
+    # Given as typed changes, they build the rule set.
+    typed: RuleSetChanges = {"name": "short", "target": 3000, "groups": False}
+    assert BIRIBA.evolve(**typed) == BIRIBA.evolve(name="short", target=3000, groups=False)
+
+
 def test_evolve_names_a_field_that_does_not_exist() -> None:
     with pytest.raises(TypeError, match=r"RuleSet\.evolve: a rule set has no field 'kozi'"):
-        BIRIBA.evolve(kozi=True)
+        BIRIBA.evolve(kozi=True)  # type: ignore[call-arg]
     assert BIRIBA.evolve(groups=False).groups is False
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from operator import mul
-from typing import Final, SupportsIndex
+from typing import Final, SupportsIndex, TypedDict, Unpack
 
 import attrs
 
@@ -36,6 +36,7 @@ __all__ = [
     "RULE_IDS",
     "PileRestriction",
     "RuleSet",
+    "RuleSetChanges",
     "StockExhausted",
     "differing_fields",
     "field_rule",
@@ -324,6 +325,59 @@ def cited_in(family: str, rule: str) -> str:
     if family == "buraco":
         return _RESTATED_IN_Z.get(rule, rule)
     return rule
+
+
+class RuleSetChanges(TypedDict, total=False):
+    """The fields :meth:`~biriba.RuleSet.evolve` may change, with their types, for type
+    checkers (``BIRIBA.evolve(player=3)`` is then an error before it runs). The same
+    names and types as :class:`~biriba.RuleSet`'s fields: a test checks that they
+    agree."""
+
+    name: str
+    family: str
+    players: int
+    teams: int
+    decks: int
+    jokers: int
+    twos_wild: bool
+    twos_always_wild: bool
+    hand_size: int
+    reserve_size: int
+    reserve_count: int
+    up_card: bool
+    first_turn_redraw: bool
+    min_meld: int
+    max_new_meld: int | None
+    max_sequence: int
+    max_substitutes: int | None
+    groups: bool
+    ace_low: bool
+    ace_high: bool
+    high_ace_closes_meld: bool
+    biriba_size: int
+    multi_substitute_biriba: bool
+    wild_melds: bool
+    keep_after_melding: int
+    pile_restriction: PileRestriction
+    stock_exhausted: StockExhausted
+    stock_end_remaining: int
+    pass_limit: int
+    entry_minimum: int
+    reserve_needs_biriba: bool
+    close_needs_biriba: bool
+    card_values: tuple[int, ...]
+    joker_value: int
+    sequence_bonus: tuple[int, int]
+    full_sequence_bonus: tuple[int, int] | None
+    group_bonus: tuple[int, int]
+    wild_meld_bonus: int
+    bonus_suit_bonus: tuple[int, int] | None
+    full_bonus_suit_bonus: tuple[int, int]
+    closing_bonus: int
+    reserve_penalty: int
+    unactivated_reserve_penalty: int
+    target: int
+    target_strict: bool
 
 
 @attrs.frozen(cache_hash=True, kw_only=True)
@@ -618,7 +672,7 @@ class RuleSet:
         number (of any integer type, but not a ``bool``) :class:`TypeError`."""
         return check_number(seat, "seat", self.players, self) % self.teams
 
-    def evolve(self, **changes: object) -> RuleSet:
+    def evolve(self, **changes: Unpack[RuleSetChanges]) -> RuleSet:
         """A copy with some fields changed: ``BIRIBA.evolve(name="mine", groups=False)``.
 
         Under Biriba's rules a new ``players`` or ``teams`` brings what V6 ties to them,
@@ -629,16 +683,18 @@ class RuleSet:
         Nothing else follows: ``pass_limit`` stays 4 (B4.4) unless given.
 
         A name that is no field raises :class:`TypeError` naming it (as for any unknown
-        keyword), a value the rules forbid :class:`~biriba.BiribaError`."""
+        keyword), a value the rules forbid :class:`~biriba.BiribaError`. Type checkers
+        read the keywords' names and types from :class:`~biriba.rules.RuleSetChanges`."""
         for key in changes:
             if key not in _FIELD_KINDS:
                 raise TypeError(
                     f"RuleSet.evolve: a rule set has no field {key[:40]!r} (its fields are "
                     f"the keys of RuleSet.to_dict(); see docs/rulesets.rst)"
                 )
-        if "players" in changes or "teams" in changes:
-            changes = {**self._seats_bring(changes), **changes}
-        return attrs.evolve(self, **changes)  # type: ignore[arg-type]
+        given: dict[str, object] = dict(changes)
+        if "players" in given or "teams" in given:
+            given = {**self._seats_bring(given), **given}
+        return attrs.evolve(self, **given)  # type: ignore[arg-type]
 
     def _seats_bring(self, changes: Mapping[str, object]) -> dict[str, object]:
         """V6: the fields that follow a new ``players`` or ``teams`` in ``changes`` under
