@@ -291,7 +291,7 @@ def test_meld_errors_and_types() -> None:
     invalid("3H 3H 3H 3H", "B1.2")
     meld = M("3H 4H 5H")
     with pytest.raises(AttributeError):
-        meld.cards = ()
+        meld.cards = ()  # type: ignore[misc]
 
 
 def test_buraco_rules_in_melds() -> None:

@@ -82,9 +82,9 @@ class Meld:
         "rules",
     )
 
-    kind: MeldKind
-    cards: tuple[Card, ...]
-    rules: RuleSet
+    kind: Final[MeldKind]
+    cards: Final[tuple[Card, ...]]
+    rules: Final[RuleSet]
     _suit_or_rank: int
     _low: int
     _subs: tuple[int, ...]
