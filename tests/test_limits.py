@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import biriba
 from biriba import (
@@ -28,11 +30,13 @@ from biriba import (
     RuleSet,
     check_move,
     enumerate_melds,
+    enumeration,
     full_pack,
     parse_cards,
     records,
 )
 from biriba.bots import GreedyBot, RandomBot, play_deal
+from biriba.cards import CARDS
 from biriba.limits import EXCERPT, MAX_DEPTH, MAX_TEXT, excerpt, is_int
 from biriba.simulate import simulate
 
@@ -339,6 +343,51 @@ def test_groups_of_a_rank_held_many_times_are_bounded_too() -> None:
     buraco = BURACO.evolve(name="sixteen", decks=16, jokers=64)
     groups = enumerate_melds(hand, buraco)
     assert groups and all(len(meld) <= 6 for meld in groups)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    decks=st.integers(2, 4),
+    jokers=st.integers(0, 8),
+    max_substitutes=st.sampled_from([1, 2, 3, None]),
+    max_new_meld=st.sampled_from([None, 4, 6, 9]),
+    buraco=st.booleans(),
+    data=st.data(),
+)
+def test_groups_counted_before_listing_are_the_groups_listed(
+    decks: int,
+    jokers: int,
+    max_substitutes: int | None,
+    max_new_meld: int | None,
+    buraco: bool,
+    data: st.DataObject,
+) -> None:
+    """The count that refuses a rank's groups before they are made (a rank held many
+    times in many decks) is exactly how many the enumerator lists, for any hand and rule
+    set: the refusal comes where listing them would have come to it."""
+    rules = (BURACO if buraco else BIRIBA).evolve(
+        name="counted",
+        decks=decks,
+        jokers=jokers,
+        max_substitutes=max_substitutes,
+        max_new_meld=max_new_meld,
+    )
+    counts = bytes(
+        data.draw(st.integers(0, min(rules.copies(card), 6)), label=str(card)) for card in CARDS
+    )
+    plan = enumeration._PLANS.get(rules) or enumeration._plan_for(rules)
+    wild_key = enumeration._wild_key(counts, plan)
+    sub_cap = plan.held(wild_key)[1]
+    choices = plan.sub_choices(wild_key, sub_cap)
+    for c in range(13):
+        if rules.wild[c + 13]:
+            continue  # a rank of substitutes has no groups (B3.5)
+        per_suit = counts[c:52:13]
+        lays, _ = enumeration._groups_of_rank(c, per_suit, plan, wild_key, sub_cap)
+        counted = enumeration._group_count(
+            plan.natural_sets(c, per_suit), choices, sub_cap, plan.min_meld, max_new_meld
+        )
+        assert counted == len(lays)
 
 
 def test_an_entry_minimum_search_past_its_bound_is_refused_not_run_for_minutes() -> None:

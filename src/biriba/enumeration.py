@@ -913,6 +913,14 @@ def _groups_of_rank(
     naturals_sets = plan.naturals[c].get(per_suit)
     if naturals_sets is None:
         naturals_sets = plan.natural_sets(c, per_suit)
+    # Counted before any is made where the sets of naturals times the choices of
+    # substitutes could pass the limit (a rank held many times in many decks), so that
+    # such a hand is refused at once, as listing them would refuse it at the end.
+    if (
+        len(naturals_sets) * sum(map(len, sub_choices)) > MAX_LISTED_MELDS
+        and _group_count(naturals_sets, sub_choices, sub_cap, min_len, max_new) > MAX_LISTED_MELDS
+    ):
+        raise _too_many(rules, f"groups of {CARDS[c].rank}s")
     # Above the numbers _natural_sets gives (B1.2: a hand holds at most ``decks`` copies
     # of a card), so that no two groups share a key.
     span = plan.group_span
@@ -939,6 +947,28 @@ def _groups_of_rank(
         if len(out) > MAX_LISTED_MELDS:
             raise _too_many(rules, f"groups of {CARDS[c].rank}s")
     return tuple(out), longest
+
+
+def _group_count(
+    naturals_sets: NaturalSets,
+    sub_choices: SubChoices,
+    sub_cap: int,
+    min_len: int,
+    max_new: int | None,
+) -> int:
+    """How many groups :func:`_groups_of_rank` lists from ``naturals_sets`` and
+    ``sub_choices`` (the same sizes kept, the same substitutes allowed), counted without
+    making them."""
+    by_size: dict[int, int] = {}
+    for naturals, _ in naturals_sets:
+        by_size[len(naturals)] = by_size.get(len(naturals), 0) + 1
+    count = 0
+    for nat, sets in by_size.items():
+        for s in range(min(sub_cap, nat) + 1):
+            size = nat + s
+            if size >= min_len and (max_new is None or size <= max_new):
+                count += sets * len(sub_choices[s])
+    return count
 
 
 #: The sets of naturals of one rank that :func:`_natural_sets` gives, each with its number.
