@@ -913,11 +913,12 @@ def _groups_of_rank(
     naturals_sets = plan.naturals[c].get(per_suit)
     if naturals_sets is None:
         naturals_sets = plan.natural_sets(c, per_suit)
-    # Counted before any is made where the sets of naturals times the choices of
-    # substitutes could pass the limit (a rank held many times in many decks), so that
-    # such a hand is refused at once, as listing them would refuse it at the end.
+    # A rank held many times in many decks (more sets of naturals than three decks give)
+    # has its groups counted before any is made, so that such a hand is refused at once,
+    # as listing them would refuse it at the end. (Counting every rank's cost the
+    # compiled build 0.6% of the instructions of random Buraco deals.)
     if (
-        len(naturals_sets) * sum(map(len, sub_choices)) > MAX_LISTED_MELDS
+        len(naturals_sets) > _MANY_NATURAL_SETS
         and _group_count(naturals_sets, sub_choices, sub_cap, min_len, max_new) > MAX_LISTED_MELDS
     ):
         raise _too_many(rules, f"groups of {CARDS[c].rank}s")
@@ -947,6 +948,11 @@ def _groups_of_rank(
         if len(out) > MAX_LISTED_MELDS:
             raise _too_many(rules, f"groups of {CARDS[c].rank}s")
     return tuple(out), longest
+
+
+#: The most sets of naturals of one rank a hand of three decks holds, (3 + 1) ** 4: past
+#: it, :func:`_groups_of_rank` counts the groups before making them.
+_MANY_NATURAL_SETS: Final = 256
 
 
 def _group_count(

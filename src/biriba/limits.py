@@ -90,10 +90,10 @@ MAX_MOVES: Final = 100_000
 #: ``max_substitutes=6`` gave 4.5 million legal moves, 1.5 GB and 18 seconds, one of
 #: 838 cards of 16 decks 2.3 GB and 25 seconds. Past this many, listing the moves raises
 #: a :class:`~biriba.BiribaError` (an :class:`~biriba.InvalidPositionError` when the
-#: position is read as data) instead. A rank's groups are counted before any is made, and
-#: refused at once (64 aces of 16 decks: 0.2 seconds, where listing them took 2). A whole
-#: pack in one hand lays 135,227 melds in all under ``buraco``, 112,988 of them
-#: sequences of two substitutes or more.
+#: position is read as data) instead. A rank held many times in more than three decks
+#: has its groups counted before any is made, and refused at once (64 aces of 16 decks:
+#: 0.2 seconds, where listing them took 2). A whole pack in one hand lays 135,227 melds
+#: in all under ``buraco``, 112,988 of them sequences of two substitutes or more.
 MAX_LISTED_MELDS: Final = 300_000
 #: The most melds one search of the look-ahead lists, over all the hands it meets (the
 #: entry minimum's search, V3, and B4.5's, which seldom lists any). One search is the
