@@ -114,7 +114,12 @@ MAX_SEARCH_MELDS: Final = 2_000_000
 #: 200 met 918,000 in 26 seconds.
 #: Past this many, listing the moves raises a :class:`~biriba.BiribaError`, as past
 #: :data:`MAX_SEARCH_MELDS`. The worst of 20 random deals under ``biriba`` with a minimum
-#: of 150 meets 142,000 (4 seconds), under ``buraco`` 74,000.
+#: of 150 meets 142,000 (4 seconds), under ``buraco`` 74,000; but a deal played by bots
+#: that take the pile can reach the bound under such a minimum: ``RandomBot`` in seats 0
+#: and 2, ``GreedyBot`` in 1 and 3 (seeded by seat), ``biriba`` with a minimum of 150,
+#: seed 1, at the 54th move (a 20-card hand with four substitutes, its cards worth 160
+#: against the minimum's 150). A minimum that high is then no rule set to play whole
+#: deals under.
 MAX_SEARCH_STATES: Final = 500_000
 #: The largest total or score part, either way, that a match's data or a record may hold:
 #: far beyond any real match (a deal scores some thousands), and written out in full.

@@ -52,8 +52,10 @@ def _ids(part: str, sections: tuple[int, ...]) -> tuple[str, ...]:
     )
 
 
-#: The id of every rule of the rules reference, in its order: part B (Biriba), part Z
-#: (Buraco) and part V (the variant options). Errors name one of these as ``err.rule``.
+#: The id of every rule of the rules reference: part B (Biriba), part Z (Buraco) and
+#: part V (the variant options). Errors name one of these as ``err.rule``. A frozenset,
+#: for membership: its order is Python's hash order, which changes from process to
+#: process (sort it to list the ids).
 RULE_IDS: Final = frozenset(
     _ids("B", (4, 4, 12, 5, 5, 2, 1, 8, 2))
     + _ids("Z", (3, 2, 7, 5, 2))
