@@ -930,10 +930,9 @@ def _groups_of_rank(
         nat = len(naturals)
         # (No more substitutes than sub_choices holds: s <= nat, at most the copies of a
         # rank, and nat + s <= max_new when there is one: Plan.sub_choices.)
-        for s in range(min(sub_cap, nat) + 1):
+        least, beyond = _substitute_counts(nat, sub_cap, min_len, max_new)
+        for s in range(least, beyond):
             size = nat + s
-            if size < min_len or (max_new is not None and size > max_new):
-                continue
             places = group_places(nat, size)
             for subs, subs_number in sub_choices[s]:
                 # The substitutes, then the naturals' copies by suit with the rank (the
@@ -970,11 +969,22 @@ def _group_count(
         by_size[len(naturals)] = by_size.get(len(naturals), 0) + 1
     count = 0
     for nat, sets in by_size.items():
-        for s in range(min(sub_cap, nat) + 1):
-            size = nat + s
-            if size >= min_len and (max_new is None or size <= max_new):
-                count += sets * len(sub_choices[s])
+        least, beyond = _substitute_counts(nat, sub_cap, min_len, max_new)
+        for s in range(least, beyond):
+            count += sets * len(sub_choices[s])
     return count
+
+
+def _substitute_counts(
+    nat: int, sub_cap: int, min_len: int, max_new: int | None
+) -> tuple[int, int]:
+    """How many substitutes a group of ``nat`` naturals may take, as the bounds of a
+    ``range``: at most ``sub_cap`` and no more than its naturals (B3.3, Z3.4, V7), and
+    from ``min_len`` cards to ``max_new`` in all (B3.1, Z3.2)."""
+    most = min(sub_cap, nat)
+    if max_new is not None and max_new - nat < most:
+        most = max_new - nat
+    return max(0, min_len - nat), most + 1
 
 
 #: The sets of naturals of one rank that :func:`_natural_sets` gives, each with its number.
