@@ -786,6 +786,7 @@ def clear_tables() -> None:
         _suit_windows,
         _substituted_places,
         _sub_assignments,
+        _substitute_counts,
     ):
         cached.cache_clear()
     clear_meld_tables()
@@ -925,12 +926,13 @@ def _groups_of_rank(
     # Above the numbers _natural_sets gives (B1.2: a hand holds at most ``decks`` copies
     # of a card), so that no two groups share a key.
     span = plan.group_span
+    bounds = _substitute_counts(sub_cap, min_len, max_new, 4 * rules.decks)
     group = MeldKind.GROUP
     for naturals, number in naturals_sets:
         nat = len(naturals)
         # (No more substitutes than sub_choices holds: s <= nat, at most the copies of a
         # rank, and nat + s <= max_new when there is one: Plan.sub_choices.)
-        least, beyond = _substitute_counts(nat, sub_cap, min_len, max_new)
+        least, beyond = bounds[nat]
         for s in range(least, beyond):
             size = nat + s
             places = group_places(nat, size)
@@ -968,23 +970,29 @@ def _group_count(
     for naturals, _ in naturals_sets:
         by_size[len(naturals)] = by_size.get(len(naturals), 0) + 1
     count = 0
+    bounds = _substitute_counts(sub_cap, min_len, max_new, max(by_size, default=0))
     for nat, sets in by_size.items():
-        least, beyond = _substitute_counts(nat, sub_cap, min_len, max_new)
+        least, beyond = bounds[nat]
         for s in range(least, beyond):
             count += sets * len(sub_choices[s])
     return count
 
 
+@functools.lru_cache(maxsize=256)
 def _substitute_counts(
-    nat: int, sub_cap: int, min_len: int, max_new: int | None
-) -> tuple[int, int]:
-    """How many substitutes a group of ``nat`` naturals may take, as the bounds of a
-    ``range``: at most ``sub_cap`` and no more than its naturals (B3.3, Z3.4, V7), and
-    from ``min_len`` cards to ``max_new`` in all (B3.1, Z3.2)."""
-    most = min(sub_cap, nat)
-    if max_new is not None and max_new - nat < most:
-        most = max_new - nat
-    return max(0, min_len - nat), most + 1
+    sub_cap: int, min_len: int, max_new: int | None, most_naturals: int
+) -> tuple[tuple[int, int], ...]:
+    """For each number ``nat`` of naturals up to ``most_naturals``, how many substitutes
+    a group of them may take, as the bounds of a ``range``: at most ``sub_cap`` and no
+    more than its naturals (B3.3, Z3.4, V7), from ``min_len`` cards to ``max_new`` in all
+    (B3.1, Z3.2). Kept: a rule set and the substitutes in hand ask the same few."""
+    out = []
+    for nat in range(most_naturals + 1):
+        most = min(sub_cap, nat)
+        if max_new is not None and max_new - nat < most:
+            most = max_new - nat
+        out.append((max(0, min_len - nat), most + 1))
+    return tuple(out)
 
 
 #: The sets of naturals of one rank that :func:`_natural_sets` gives, each with its number.
