@@ -385,7 +385,7 @@ def test_groups_counted_before_listing_are_the_groups_listed(
         per_suit = counts[c:52:13]
         lays, _ = enumeration._groups_of_rank(c, per_suit, plan, wild_key, sub_cap)
         counted = enumeration._group_count(
-            plan.natural_sets(c, per_suit), choices, sub_cap, plan.min_meld, max_new_meld
+            plan.natural_sets(c, per_suit), choices, plan.substitute_bounds(sub_cap)
         )
         assert counted == len(lays)
 

@@ -415,6 +415,7 @@ class _Plan:
         "by_code",
         "cache",
         "choices",
+        "group_bounds",
         "group_span",
         "groupable",
         "groups",
@@ -515,6 +516,9 @@ class _Plan:
         #: is, compiled, a generic call of the interpreter's).
         self.naturals: tuple[dict[bytes, NaturalSets], ...] = tuple({} for _ in range(13))
         self.choices: dict[bytes, SubChoices] = {}
+        #: :func:`_substitute_counts` of the rule set for each ``sub_cap``: read by
+        #: :func:`_groups_of_rank` (:meth:`substitute_bounds`).
+        self.group_bounds: dict[int, tuple[tuple[int, int], ...]] = {}
         #: Above the numbers :func:`_natural_sets` gives (B1.2: a hand holds at most
         #: ``decks`` copies of a card): the factor of a group's substitutes in its key.
         self.group_span = (rules.decks + 1) ** 4 << 4
@@ -574,6 +578,15 @@ class _Plan:
         if rules.max_new_meld is not None:
             most = min(most, rules.max_new_meld // 2)
         found = self.choices[wild_key] = _sub_choices(self.pairs(wild_key), most)
+        return found
+
+    def substitute_bounds(self, sub_cap: int) -> tuple[tuple[int, int], ...]:
+        """:func:`_substitute_counts` of this rule set's groups, ``sub_cap`` substitutes
+        to a meld, kept in :attr:`group_bounds` (a few values of ``sub_cap`` at most)."""
+        rules = self.rules
+        found = self.group_bounds[sub_cap] = _substitute_counts(
+            sub_cap, self.min_meld, rules.max_new_meld, 4 * rules.decks
+        )
         return found
 
     def held_by_code(self, code: int, wild_key: bytes) -> Held:
@@ -771,6 +784,7 @@ def clear_tables() -> None:
         plan.substitutes.clear()
         plan.by_code.clear()
         plan.choices.clear()
+        plan.group_bounds.clear()
         for naturals in plan.naturals:
             naturals.clear()
         for by_suit_rows in plan.row_windows:
@@ -786,7 +800,6 @@ def clear_tables() -> None:
         _suit_windows,
         _substituted_places,
         _sub_assignments,
-        _substitute_counts,
     ):
         cached.cache_clear()
     clear_meld_tables()
@@ -906,27 +919,28 @@ def _groups_of_rank(
     rank = c + 1
     out: list[LayMeld] = []
     longest = 0
-    min_len = plan.min_meld
-    max_new = rules.max_new_meld
     sub_choices = plan.choices.get(wild_key)
     if sub_choices is None:
         sub_choices = plan.sub_choices(wild_key, sub_cap)
     naturals_sets = plan.naturals[c].get(per_suit)
     if naturals_sets is None:
         naturals_sets = plan.natural_sets(c, per_suit)
+    # How many substitutes a group of each number of naturals may take.
+    bounds = plan.group_bounds.get(sub_cap)
+    if bounds is None:
+        bounds = plan.substitute_bounds(sub_cap)
     # A rank held many times in many decks (more sets of naturals than three decks give)
     # has its groups counted before any is made, so that such a hand is refused at once,
     # as listing them would refuse it at the end. (Counting every rank's cost the
     # compiled build 0.6% of the instructions of random Buraco deals.)
     if (
         len(naturals_sets) > _MANY_NATURAL_SETS
-        and _group_count(naturals_sets, sub_choices, sub_cap, min_len, max_new) > MAX_LISTED_MELDS
+        and _group_count(naturals_sets, sub_choices, bounds) > MAX_LISTED_MELDS
     ):
         raise _too_many(rules, f"groups of {CARDS[c].rank}s")
     # Above the numbers _natural_sets gives (B1.2: a hand holds at most ``decks`` copies
     # of a card), so that no two groups share a key.
     span = plan.group_span
-    bounds = _substitute_counts(sub_cap, min_len, max_new, 4 * rules.decks)
     group = MeldKind.GROUP
     for naturals, number in naturals_sets:
         nat = len(naturals)
@@ -959,18 +973,15 @@ _MANY_NATURAL_SETS: Final = 256
 def _group_count(
     naturals_sets: NaturalSets,
     sub_choices: SubChoices,
-    sub_cap: int,
-    min_len: int,
-    max_new: int | None,
+    bounds: tuple[tuple[int, int], ...],
 ) -> int:
     """How many groups :func:`_groups_of_rank` lists from ``naturals_sets`` and
-    ``sub_choices`` (the same sizes kept, the same substitutes allowed), counted without
-    making them."""
+    ``sub_choices``, the numbers of substitutes for each number of naturals within
+    ``bounds`` (:func:`_substitute_counts`), counted without making them."""
     by_size: dict[int, int] = {}
     for naturals, _ in naturals_sets:
         by_size[len(naturals)] = by_size.get(len(naturals), 0) + 1
     count = 0
-    bounds = _substitute_counts(sub_cap, min_len, max_new, max(by_size, default=0))
     for nat, sets in by_size.items():
         least, beyond = bounds[nat]
         for s in range(least, beyond):
@@ -978,14 +989,13 @@ def _group_count(
     return count
 
 
-@functools.lru_cache(maxsize=256)
 def _substitute_counts(
     sub_cap: int, min_len: int, max_new: int | None, most_naturals: int
 ) -> tuple[tuple[int, int], ...]:
     """For each number ``nat`` of naturals up to ``most_naturals``, how many substitutes
     a group of them may take, as the bounds of a ``range``: at most ``sub_cap`` and no
     more than its naturals (B3.3, Z3.4, V7), from ``min_len`` cards to ``max_new`` in all
-    (B3.1, Z3.2). Kept: a rule set and the substitutes in hand ask the same few."""
+    (B3.1, Z3.2). Kept by each plan (:meth:`_Plan.substitute_bounds`)."""
     out = []
     for nat in range(most_naturals + 1):
         most = min(sub_cap, nat)
