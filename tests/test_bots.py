@@ -11,12 +11,13 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import attrs
 import pytest
 
-from biriba import BIRIBA, BURACO, BiribaError, Card, Deal, Move, RuleSet, records
+from biriba import BIRIBA, BURACO, BiribaError, Card, Deal, Move, RuleSet, parse_cards, records
 from biriba.bots import Bot, GreedyBot, MonteCarloBot, RandomBot, moves_to_choose, play_deal
 from biriba.bots.heuristics import discard_danger, greedy_choice, pile_use, table_of, take_melds
 from biriba.cli import _shown, main
@@ -570,6 +571,39 @@ def test_the_heuristics_check_what_they_read() -> None:
     assert greedy_choice(view, view.legal_moves(), rng) in view.legal_moves()
     assert greedy_choice(view, view.legal_moves(), random) in view.legal_moves()  # type: ignore[arg-type]
     assert greedy_choice(table_of(deal), deal.legal_moves(), rng) in deal.legal_moves()
+
+
+def test_B1_2_a_table_of_another_kind_holding_more_copies_than_the_pack_is_refused() -> None:
+    """The heuristics read any object with a view's attributes; one whose hand and pile
+    hold more copies of a card than the pack (nine aces of clubs, diamonds and hearts
+    under two decks) is refused with B1.2, where the meld enumerator, which trusts its
+    counts, raised an IndexError from inside."""
+    view = Deal.new(seed=1).view(1)
+    aces = parse_cards("AC AC AC AD AD AD AH AH AH 5S")
+    odd = SimpleNamespace(
+        rules=view.rules,
+        seat=view.seat,
+        team=view.team,
+        phase=view.phase,
+        hand=aces,
+        discard_pile=parse_cards("7D"),
+        melds=view.melds,
+        reserve_received=view.reserve_received,
+        reserves_left=view.reserves_left,
+    )
+    for call in (
+        lambda: pile_use(odd),
+        lambda: take_melds(odd),
+        lambda: discard_danger(aces[0], odd),
+    ):
+        with pytest.raises(BiribaError, match=r"3 copies of AC, the pack only 2 \(B1\.2\)") as info:
+            call()
+        assert info.value.rule == "B1.2"
+    # Within the pack, the same kind of table is read.
+    fair = SimpleNamespace(**{**vars(odd), "hand": parse_cards("AC AD AH 5S 6S 7S")})
+    assert pile_use(fair) >= 0
+    with pytest.raises(TypeError, match="the table's rules are a RuleSet"):
+        pile_use(SimpleNamespace(**{**vars(odd), "rules": "biriba"}))
 
 
 def test_B7_1_the_heuristics_table_of_a_deal_that_is_over_names_the_rule_that_ended_it() -> None:

@@ -116,11 +116,28 @@ def table_of(deal: Deal) -> Table:
 def _check_table(view: object, name: str) -> Table:
     """``view`` if the heuristic can read it (a :class:`~biriba.PlayerView`, a
     :func:`table_of`, or anything with every attribute of :class:`Table`), else
-    :class:`TypeError` naming the function ``name``."""
+    :class:`TypeError` naming the function ``name``. A table of another kind must also
+    hold a :class:`~biriba.RuleSet` and, in its hand and discard pile together, no more
+    copies of a card than the pack (B1.2: :class:`~biriba.BiribaError`): a view and a
+    deal's table are so already."""
     kind = type(view)
-    if kind is PlayerView or kind is _DealTable or isinstance(view, Table):
+    if kind is PlayerView or kind is _DealTable:
         return view  # type: ignore[return-value]  # (checked just above)
-    raise TypeError(f"{name} expects a PlayerView (or table_of(deal)), got {kind.__name__}")
+    if not isinstance(view, Table):
+        raise TypeError(f"{name} expects a PlayerView (or table_of(deal)), got {kind.__name__}")
+    rules = view.rules
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"{name}: the table's rules are a RuleSet, got {type(rules).__name__}")
+    counts = counts_of((*view.hand, *view.discard_pile))
+    for card, count in zip(CARDS, counts, strict=True):
+        most = rules.copies(card)
+        if count > most:
+            raise BiribaError(
+                f"{name}: the table's hand and discard pile hold {count} copies of {card}, "
+                f"the pack only {most} (B1.2)",
+                rule="B1.2",
+            )
+    return view
 
 
 def _hand_counts(view: Table) -> Counts:
