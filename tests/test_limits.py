@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import biriba
@@ -40,7 +40,7 @@ from biriba.cards import CARDS
 from biriba.limits import EXCERPT, MAX_DEPTH, MAX_TEXT, excerpt, is_int
 from biriba.simulate import simulate
 
-from .helpers import deal_at, position
+from .helpers import deal_at, examples, position
 
 HUGE = 10**5000  # str() of it raises ValueError: more than 4,300 digits
 
@@ -345,9 +345,10 @@ def test_groups_of_a_rank_held_many_times_are_bounded_too() -> None:
     assert groups and all(len(meld) <= 6 for meld in groups)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     decks=st.integers(2, 4),
+    min_meld=st.integers(3, 5),
     jokers=st.integers(0, 8),
     max_substitutes=st.sampled_from([1, 2, 3, None]),
     max_new_meld=st.sampled_from([None, 4, 6, 9]),
@@ -356,6 +357,7 @@ def test_groups_of_a_rank_held_many_times_are_bounded_too() -> None:
 )
 def test_groups_counted_before_listing_are_the_groups_listed(
     decks: int,
+    min_meld: int,
     jokers: int,
     max_substitutes: int | None,
     max_new_meld: int | None,
@@ -365,9 +367,11 @@ def test_groups_counted_before_listing_are_the_groups_listed(
     """The count that refuses a rank's groups before they are made (a rank held many
     times in many decks) is exactly how many the enumerator lists, for any hand and rule
     set: the refusal comes where listing them would have come to it."""
+    assume(max_new_meld is None or max_new_meld >= min_meld)  # (B3.1, Z3.2)
     rules = (BURACO if buraco else BIRIBA).evolve(
         name="counted",
         decks=decks,
+        min_meld=min_meld,
         jokers=jokers,
         max_substitutes=max_substitutes,
         max_new_meld=max_new_meld,

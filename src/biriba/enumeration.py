@@ -965,8 +965,9 @@ def _groups_of_rank(
     return tuple(out), longest
 
 
-#: The most sets of naturals of one rank a hand of three decks holds, (3 + 1) ** 4: past
-#: it, :func:`_groups_of_rank` counts the groups before making them.
+#: More sets of naturals of one rank than a hand of three decks holds (251 sets of two
+#: or more, fewer than (3 + 1) ** 4): past it, :func:`_groups_of_rank` counts the groups
+#: before making them.
 _MANY_NATURAL_SETS: Final = 256
 
 
