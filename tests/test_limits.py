@@ -394,7 +394,7 @@ def test_groups_counted_before_listing_are_the_groups_listed(
         assert counted == len(lays)
 
 
-def test_an_entry_minimum_search_past_its_bound_is_refused_not_run_for_minutes() -> None:
+def test_V3_an_entry_minimum_search_past_its_bound_is_refused_not_run_for_minutes() -> None:
     """Forty cards of four decks and 16 jokers, no limit on substitutes, a minimum of 150
     (V3): the look-ahead of the first play listed 67 million melds in 171 seconds. Past
     MAX_SEARCH_MELDS it stops with a BiribaError, the deal unchanged. (Read as data, the
@@ -413,7 +413,7 @@ def test_an_entry_minimum_search_past_its_bound_is_refused_not_run_for_minutes()
 @pytest.mark.skipif(
     biriba.compiled, reason="the compiled build reads its bounds as constants of its own"
 )
-def test_an_entry_minimum_search_meeting_too_many_states_is_refused(
+def test_V3_an_entry_minimum_search_meeting_too_many_states_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A crafted hand (every substitute, AC to JC) under a minimum of 200 (V3) meets about
@@ -435,7 +435,7 @@ def test_an_entry_minimum_search_meeting_too_many_states_is_refused(
     assert deal.legal_moves()
 
 
-def test_an_endless_iterable_of_cards_is_read_no_further_than_a_pack() -> None:
+def test_B1_2_an_endless_iterable_of_cards_is_read_no_further_than_a_pack() -> None:
     """Meld.from_cards and enumerate_melds read at most the pack's cards and more is
     refused (B1.2): an endless iterable ran out of memory or never ended."""
     import itertools
@@ -452,7 +452,7 @@ def test_an_endless_iterable_of_cards_is_read_no_further_than_a_pack() -> None:
 @pytest.mark.skipif(
     biriba.compiled, reason="the compiled build reads its bounds as constants of its own"
 )
-def test_a_search_in_one_thread_counts_nothing_of_another_s(
+def test_V3_a_search_in_one_thread_counts_nothing_of_another_s(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The bounds hold for each search: one thread's search under way (here near the

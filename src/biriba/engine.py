@@ -1166,12 +1166,11 @@ class Engine:
         found = cache.get(key)
         if found is None:
             self._enter_search()
-            mine = self._search.local
-            mine.states += 1
-            if mine.states > MAX_SEARCH_STATES:
-                self._leave_search()
-                raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
             try:
+                mine = self._search.local
+                mine.states += 1
+                if mine.states > MAX_SEARCH_STATES:
+                    raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
                 # V3: first the bounds on what the team can still lay this turn, the whole
                 # hand's value (and the packet's it may empty into) and what its melds
                 # could hold; then every way on.

@@ -69,19 +69,20 @@ def enumerate_melds(hand: Iterable[Card], rules: RuleSet = BIRIBA) -> tuple[Meld
                 f"{rule}: the hand holds more cards than the pack's {most}", rule=rule
             )
         counts[card.index] += 1
-    _check_copies(counts, rules)
+    check_copies(counts, rules)
     return melds_from_counts_unchecked(bytes(counts), rules)
 
 
-def _check_copies(counts: Sequence[int], rules: RuleSet) -> None:
-    """Raise :class:`~biriba.BiribaError` (B1.2) if ``counts`` hold more copies of a card
-    than the rule set's pack."""
+def check_copies(counts: Sequence[int], rules: RuleSet, holder: str = "the hand") -> None:
+    """Raise :class:`~biriba.BiribaError` (B1.2) if ``counts`` (53 card counts, those of
+    ``holder``, named in the message) hold more copies of a card than the rule set's
+    pack."""
     for card, count in zip(CARDS, counts, strict=True):
         most = rules.copies(card)
         if count > most:
             rule = cited(rules, "B1.2")
             raise BiribaError(
-                f"{rule}: the hand holds {excerpt(count)} copies of {card}, the pack only {most}",
+                f"{rule}: {holder} holds {excerpt(count)} copies of {card}, the pack only {most}",
                 rule=rule,
             )
 
@@ -106,7 +107,7 @@ def melds_from_counts(counts: Sequence[int], rules: RuleSet) -> tuple[Meld, ...]
     if length != 53:
         raise BiribaError(f"counts are 53, one for each card, got {length:,}")
     numbers = [check_count(count, "a card's count", 0) for count in counts]
-    _check_copies(numbers, rules)
+    check_copies(numbers, rules)
     return melds_from_counts_unchecked(bytes(numbers), rules)
 
 

@@ -10,7 +10,7 @@ from typing import Protocol, runtime_checkable
 from biriba.cards import CARDS, Card, Counts, cards_of, counts_of
 from biriba.deal import Deal, Phase, PlayerView
 from biriba.engine import engine_for
-from biriba.enumeration import melds_from_counts_unchecked
+from biriba.enumeration import check_copies, melds_from_counts_unchecked
 from biriba.errors import BiribaError
 from biriba.limits import check_count
 from biriba.melds import Meld
@@ -128,15 +128,11 @@ def _check_table(view: object, name: str) -> Table:
     rules = view.rules
     if not isinstance(rules, RuleSet):
         raise TypeError(f"{name}: the table's rules are a RuleSet, got {type(rules).__name__}")
-    counts = counts_of((*view.hand, *view.discard_pile))
-    for card, count in zip(CARDS, counts, strict=True):
-        most = rules.copies(card)
-        if count > most:
-            raise BiribaError(
-                f"{name}: the table's hand and discard pile hold {count} copies of {card}, "
-                f"the pack only {most} (B1.2)",
-                rule="B1.2",
-            )
+    check_copies(
+        counts_of((*view.hand, *view.discard_pile)),
+        rules,
+        f"the table given to {name} (its hand and discard pile)",
+    )
     return view
 
 
