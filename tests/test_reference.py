@@ -53,6 +53,7 @@ RULE_SETS = [RuleSet.named(name) for name in RuleSet.preset_names()] + [
     BIRIBA.evolve(twos_always_wild=True),  # V7
     BURACO.evolve(twos_always_wild=True),  # V7 under Z
     BURACO.evolve(wild_melds=not BURACO.wild_melds),  # Z3.7 switched
+    BIRIBA.evolve(entry_minimum=100),  # V3: opening turns of several melds
 ]
 
 #: The deals each rule set plays per policy (more in CI's hypothesis profile).

@@ -334,7 +334,8 @@ class Engine:
     def __init__(self, rules: RuleSet, *, plain_bound: bool = False) -> None:
         """The engine of ``rules``. With ``plain_bound``, the V3 look-ahead bounds what a
         hand can still lay by its cards' values alone (:meth:`_card_points`), never by
-        what its melds could hold (:meth:`_beyond_melds`): it searches more, never
+        what its melds could hold (:meth:`_beyond_melds`), and goes move by move, never
+        by the opening turn's exact search (:meth:`_reaches`): it searches more, never
         less, and finds the same moves; the tests compare the two. Share engines
         through :func:`engine_for`, which makes them without it."""
         #: The rule set.
@@ -439,7 +440,9 @@ class Engine:
         #: search under way has listed and met. (One attribute: the engine has 29, and a
         #: 30th made every attribute read of the move generator slower under CPython
         #: 3.11, 1.3% more instructions a random deal, measured.)
-        self._search = _SearchState(enumeration.times_emptied())
+        self._search = _SearchState(
+            enumeration.times_emptied(), rules, self.free_hand, not plain_bound
+        )
         #: V3: whether no card is worth less than nothing, so that laying cards never
         #: lowers the points a team has laid and what it still lacks can be worked out
         #: step by step (:meth:`_still_short`). (``card_values`` may be negative.)
@@ -1178,6 +1181,8 @@ class Engine:
                     self._card_points(situation) < short or self._beyond_melds(situation, short)
                 ):
                     found = False
+                elif short and opening and self._search.exact:
+                    found = self._reaches(situation, size)
                 else:
                     # What the team lacks after each step follows from what it lacks now,
                     # but for the turn's first meld (the minimum starts to count) and
@@ -1199,6 +1204,294 @@ class Engine:
             finally:
                 self._leave_search()
             cache[key] = found
+        return found
+
+    # ------------------------------------------------ V3: the opening turn's exact search
+    def _reaches(self, situation: Situation, size: int) -> bool:
+        """V3, an opening turn under a rule set that bounds no new meld's length (Z3.2):
+        whether the team's melds can still reach the entry minimum this turn, and the
+        turn then end (B4.5), from ``situation`` (whose melds, all laid this turn, lack
+        some of it; its hand holds ``size`` cards).
+
+        Every meld of the team was laid this turn, so what the turn can end with is a set
+        of melds, whatever the order its moves were played in, and a meld of any length
+        can be laid at once. So the search decides the hand's cards one at a time, the
+        lowest undecided first (:attr:`_SearchState.order`): it stays in hand, or goes
+        into a new meld of undecided cards that holds it, or grows one of the melds on
+        the table, each grown once, by every card it will take (:meth:`_growths`). Each
+        set of melds is met once, in that order. Once the melds reach the minimum, the
+        look-ahead without a minimum (:meth:`_after_refusal`) says whether the turn can
+        end from there. Below it, a branch is cut where no way of deciding the rest both
+        reaches the minimum and leaves a hand that could end the turn
+        (:meth:`_could_end`).
+        """
+        melds = situation.melds
+        pile_card = situation.pile_card
+        start = (
+            situation,
+            size,
+            situation.hand,
+            (),
+            melds,
+            tuple(range(len(melds))),
+            sum([meld.points for meld in melds]),
+            0,
+            False,
+            pile_card.index if pile_card is not None else -1,
+        )
+        # First a quick search, bounded only by the undecided cards' values: a way is
+        # often found at once; where none is found within _QUICK_STATES, the search
+        # that works out exactly what the undecided cards could do.
+        mine = self._search.local
+        mine.quick = _QUICK_STATES
+        try:
+            return self._reach_from(*start)
+        except _OutOfQuickStates:
+            mine.quick = -1
+            return self._reach_from(*start)
+
+    def _reach_from(
+        self,
+        root: Situation,
+        size: int,
+        undecided: Counts,
+        removed: tuple[Card, ...],
+        melds: tuple[Meld, ...],
+        growable: tuple[int, ...],
+        points: int,
+        kept: int,
+        free: bool,
+        barred: int,
+    ) -> bool:
+        """:meth:`_reaches` from ``root``, the cards ``removed`` having left the hand for
+        the team's ``melds`` (worth ``points``), ``kept`` cards decided to stay (one of
+        them not the card of index ``barred``, B4.2, if ``free``), the cards
+        ``undecided`` still to decide and the melds of indices ``growable`` not grown
+        yet."""
+        if points >= self._minimum:
+            return self._after_refusal(root, size, removed, melds, 0) is None
+        mine = self._search.local
+        mine.states += 1
+        if mine.states > MAX_SEARCH_STATES:
+            raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
+        quick = mine.quick
+        if quick >= 0:
+            if not quick:
+                raise _OutOfQuickStates
+            mine.quick = quick - 1
+            if points + self._gained(undecided) < self._minimum:
+                return False
+        elif not self._could_end(
+            root,
+            undecided,
+            tuple([melds[i] for i in growable]),
+            self._minimum - points,
+            kept,
+            free,
+            has_biriba(melds),
+            barred,
+        ):
+            return False
+        index = self._lowest(undecided)
+        card = CARDS[index]
+        for meld in self._melds_holding(undecided, index):
+            cards = meld.cards
+            if self._reach_from(
+                root,
+                size,
+                _plus(undecided, cards, -1),
+                (*removed, *cards),
+                (*melds, meld),
+                growable,
+                points + meld.points,
+                kept,
+                free,
+                barred,
+            ):
+                return True
+        for i in growable:
+            meld = melds[i]
+            others = tuple([j for j in growable if j != i])
+            for grown, cards in self._growths(meld, undecided):
+                if card in cards and self._reach_from(
+                    root,
+                    size,
+                    _plus(undecided, cards, -1),
+                    (*removed, *cards),
+                    (*melds[:i], grown, *melds[i + 1 :]),
+                    others,
+                    points + grown.points - meld.points,
+                    kept,
+                    free,
+                    barred,
+                ):
+                    return True
+        # The card stays in hand.
+        return self._reach_from(
+            root,
+            size,
+            _plus(undecided, (card,), -1),
+            removed,
+            melds,
+            growable,
+            points,
+            kept + 1,
+            free or index != barred,
+            barred,
+        )
+
+    def _could_end(
+        self,
+        root: Situation,
+        undecided: Counts,
+        growable: tuple[Meld, ...],
+        needed: int,
+        kept: int,
+        free: bool,
+        biriba: bool,
+        barred: int,
+    ) -> bool:
+        """V3, :meth:`_reach_from`: whether deciding the cards ``undecided`` could add
+        ``needed`` points and leave a hand from which the turn ends at once, ``kept``
+        cards having been kept (``free``: one of them not the card of index ``barred``)
+        and the team's melds holding a biriba if ``biriba``. A hand ends the turn at once
+        with at least ``free_hand`` cards, one not barred (B4.3, B4.2); with one card
+        not barred, whose discard receives the reserve or closes (B5.4, B6.1) or is the
+        card kept (V7); or with none, by melding into the reserve (B5.2, V4). Those two
+        need a biriba where the rule set says so (:meth:`can_receive`,
+        :meth:`can_close`). What the packet received then allows is not asked here: the
+        search asks it once the minimum is reached."""
+        most = self._most_reachable(undecided, growable, barred)
+        hand_rule = self.free_hand
+        # Classes (kept, a kept card not barred, a biriba made): see _most_reachable.
+        for position, points in enumerate(most):
+            if points >= needed:
+                more, rest = divmod(position, 4)
+                if kept + more >= hand_rule and (free or rest >= 2):
+                    return True
+        if kept > 1 or (kept == 1 and not free):
+            return False
+        rules = self.rules
+        received, packet = root.received, root.packet
+        # One card kept, not barred, and discarded.
+        if rules.keep_after_melding <= 1 or (
+            (packet is not None and not rules.reserve_needs_biriba)
+            or (received and not rules.close_needs_biriba)
+        ):
+            one_needs: bool | None = False
+        elif packet is not None or received:
+            one_needs = not biriba
+        else:
+            one_needs = None
+        if one_needs is not None:
+            # Kept now, or the one card kept from those to decide (position 4 + 2 + b).
+            base = 0 if kept else 6
+            for position in (base, base + 1):
+                if (not one_needs or position & 1) and most[position] >= needed:
+                    return True
+        # No card kept: the hand empties into the reserve.
+        if kept or packet is None:
+            return False
+        if rules.reserve_needs_biriba and not biriba:
+            return most[1] >= needed
+        return max(most[0], most[1]) >= needed
+
+    def _most_reachable(
+        self, undecided: Counts, growable: tuple[Meld, ...], barred: int
+    ) -> tuple[int, ...]:
+        """V3: the most points the cards ``undecided`` could add to the team's, laid in
+        new melds or growing the melds ``growable`` (each once), decided in the order of
+        :meth:`_reaches`, by what they leave: at ``4 * k + 2 * n + b``, where ``k`` of
+        them stay in hand (``free_hand`` standing for that many or more), ``n`` is 1 if
+        one of those is not the card of index ``barred`` (B4.2), and ``b`` 1 if a meld
+        made or grown is a biriba; :data:`_UNREACHABLE` or less where no way of deciding
+        them leaves that. Kept from search to search."""
+        memo = self._search.reach
+        key = (undecided, growable, barred)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        mine = self._search.local
+        mine.states += 1
+        if mine.states > MAX_SEARCH_STATES:
+            raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
+        index = self._lowest(undecided)
+        if index < 0:
+            best = [_UNREACHABLE] * (4 * self.free_hand + 4)
+            best[0] = 0
+        else:
+            card = CARDS[index]
+            reach = self._most_reachable
+            # The card stays in hand: one more kept, and not barred unless it is.
+            stays = reach(_plus(undecided, (card,), -1), growable, barred)
+            best = [_UNREACHABLE] * len(stays)
+            for target, points in zip(self._search.kept[index != barred], stays, strict=True):
+                if points > best[target]:
+                    best[target] = points
+            for meld in self._melds_holding(undecided, index):
+                _raise_by(
+                    best,
+                    reach(_plus(undecided, meld.cards, -1), growable, barred),
+                    meld.points,
+                    meld.is_biriba,
+                )
+            for i, meld in enumerate(growable):
+                others = growable[:i] + growable[i + 1 :]
+                for grown, cards in self._growths(meld, undecided):
+                    if card in cards:
+                        _raise_by(
+                            best,
+                            reach(_plus(undecided, cards, -1), others, barred),
+                            grown.points - meld.points,
+                            grown.is_biriba,
+                        )
+        found = memo[key] = tuple(best)
+        return found
+
+    def _lowest(self, counts: Counts) -> int:
+        """The index of the first card of ``counts`` in :attr:`_SearchState.order`, or -1
+        for none."""
+        for index in self._search.order:
+            if counts[index]:
+                return index
+        return -1
+
+    def _melds_holding(self, counts: Counts, index: int) -> list[Meld]:
+        """Every meld of the cards ``counts`` that holds the card of index ``index``
+        (listed from the cards that may share a meld with it), counted against
+        :data:`~biriba.limits.MAX_SEARCH_MELDS`."""
+        listed = melds_from_counts_unchecked(_within(counts, self._search.near[index]), self.rules)
+        mine = self._search.local
+        mine.melds += len(listed)
+        if mine.melds > MAX_SEARCH_MELDS:
+            raise self._search_too_long(f"lists more than {MAX_SEARCH_MELDS:,} melds")
+        card = CARDS[index]
+        return [meld for meld in listed if card in meld.cards]
+
+    def _growths(self, meld: Meld, counts: Counts) -> tuple[tuple[Meld, tuple[Card, ...]], ...]:
+        """Every meld ``meld`` can grow into by adding cards of ``counts`` one at a time
+        (B3.8 to B3.12), with the cards added (in index order): each once."""
+        search = self._search
+        suit = sequence_suit(meld)
+        rank = meld.rank
+        counts = _within(
+            counts,
+            search.suits[suit] if suit >= 0 else search.ranks[rank] if rank is not None else -1,
+        )
+        memo = search.grown
+        key = (meld, counts)
+        found = memo.get(key)
+        if found is None:
+            grown: dict[tuple[Meld, tuple[Card, ...]], None] = {}
+            frontier: list[tuple[Meld, tuple[Card, ...]]] = [(meld, ())]
+            while frontier:
+                current, cards = frontier.pop()
+                for _, card, result, _ in additions(_plus(counts, cards, -1), (current,)):
+                    step = (result, tuple(sorted((*cards, card))))
+                    if step not in grown:
+                        grown[step] = None
+                        frontier.append(step)
+            found = memo[key] = tuple(grown)
         return found
 
     def _search_too_long(self, what: str) -> BiribaError:
@@ -1228,15 +1521,19 @@ class Engine:
         of one only past :data:`_FINISH_SEARCH_LIMIT`: a search that must start over meets
         again every state it had answered."""
         cache = self._finish_cache
+        search = self._search
         if self._searching:
             if len(cache) >= _FINISH_SEARCH_LIMIT:
                 cache.clear()
+            if len(search.reach) + len(search.grown) >= _FINISH_SEARCH_LIMIT:
+                search.empty()
         else:
-            search = self._search
             emptied = enumeration.times_emptied()
             if len(cache) >= _FINISH_CACHE_LIMIT or emptied != search.emptied:
                 cache.clear()
                 search.emptied = emptied
+            if len(search.reach) + len(search.grown) >= _FINISH_SEARCH_LIMIT:
+                search.empty()
         self._searching += 1
         # This thread's own count of what its search lists and meets, from its start.
         mine = self._search.local
@@ -1543,11 +1840,101 @@ class _SearchState:
     the cache's emptying reads, is the engine's, shared by threads: a thread's search
     must not count another's work against its bounds.)"""
 
-    __slots__ = ("emptied", "local")
+    __slots__ = (
+        "emptied",
+        "exact",
+        "grown",
+        "kept",
+        "local",
+        "near",
+        "order",
+        "ranks",
+        "reach",
+        "suits",
+    )
 
-    def __init__(self, emptied: int) -> None:
+    def __init__(self, emptied: int, rules: RuleSet, free_hand: int, exact: bool) -> None:
         self.emptied = emptied
         self.local: Any = threading.local()
+        #: V3: whether an opening turn's look-ahead is :meth:`Engine._reaches`, which
+        #: needs a rule set that bounds no new meld's length (Z3.2); else it goes move by
+        #: move.
+        self.exact = exact and rules.max_new_meld is None
+        #: V3, :meth:`Engine._reaches`: the order its cards are decided in, the wild
+        #: cards last (a new meld is then met at its first natural); what the cards of a
+        #: hand could add (:meth:`Engine._most_reachable`) and what a meld could grow into
+        #: (:meth:`Engine._growths`), kept and emptied with the look-ahead's answers.
+        wild = rules.wild
+        self.order = tuple(
+            sorted((i for i in range(len(wild)) if not wild[i]), key=lambda i: (i % 13, i))
+        ) + tuple(i for i in range(len(wild)) if wild[i])
+
+        #: For each card, the cards that may share a meld with it as an int over the
+        #: hand's bytes (:func:`_within`): its rank's, its suit's and the wild cards (every
+        #: card for a wild card); for each suit and each rank, its cards and the wild ones.
+        cards = range(len(wild))
+        self.suits = tuple(_byte_mask([wild[i] or i // 13 == s for i in cards]) for s in range(4))
+        self.ranks = tuple(
+            _byte_mask([wild[i] or (i < 52 and i % 13 == r - 1) for i in cards]) for r in range(14)
+        )
+        self.near = tuple(
+            -1 if wild[c] else self.suits[c // 13] | self.ranks[c % 13 + 1]
+            for c in range(len(wild))
+        )
+        #: :meth:`Engine._most_reachable`'s class of what one more card kept leaves, by
+        #: the class before, for a card that is the barred one (``kept[False]``) or not.
+        self.kept = tuple(
+            tuple(
+                4 * min(position // 4 + 1, free_hand) + (position % 4 | (2 if free else 0))
+                for position in range(4 * free_hand + 4)
+            )
+            for free in (False, True)
+        )
+        self.reach: dict[tuple[Counts, tuple[Meld, ...], int], tuple[int, ...]] = {}
+        self.grown: dict[tuple[Meld, Counts], tuple[tuple[Meld, tuple[Card, ...]], ...]] = {}
+
+    def empty(self) -> None:
+        """Empty the V3 search's tables (``reach``, ``grown``)."""
+        self.reach.clear()
+        self.grown.clear()
+
+
+#: V3, :meth:`Engine._most_reachable`: the points of what no way of deciding leaves (far
+#: below any sum of card values, which it may be added to).
+_UNREACHABLE: Final = -(1 << 40)
+
+
+#: V3, :meth:`Engine._reaches`: the states its quick search meets before it gives way to
+#: the exact one. (Not ``Final``, which the compiled build would fix: a test changes it.)
+_QUICK_STATES = 50
+
+
+class _OutOfQuickStates(Exception):
+    """V3, :meth:`Engine._reaches`: the quick search met :data:`_QUICK_STATES` states."""
+
+
+def _byte_mask(keep: list[bool]) -> int:
+    """The mask :func:`_within` keeps the cards of index ``i`` by where ``keep[i]``."""
+    return int.from_bytes(bytes([255 if flag else 0 for flag in keep]), "big")
+
+
+def _within(counts: Counts, mask: int) -> Counts:
+    """``counts`` less every card outside ``mask`` (an int over the 53 bytes: 255 for a
+    card kept, 0 for one left out; -1 keeps all)."""
+    if mask == -1:
+        return counts
+    return (int.from_bytes(counts, "big") & mask).to_bytes(len(counts), "big")
+
+
+def _raise_by(best: list[int], rest: tuple[int, ...], points: int, biriba: bool) -> None:
+    """V3, :meth:`Engine._most_reachable`: raise ``best`` to what a meld worth ``points``
+    (a biriba if ``biriba``) and what the rest leaves (``rest``) give."""
+    for position, value in enumerate(rest):
+        value += points
+        if biriba:  # (k, n, 0) and (k, n, 1) both give (k, n, 1)
+            position |= 1
+        if value > best[position]:
+            best[position] = value
 
 
 #: V3: the fewest substitutes in hand for which :meth:`Engine._beyond_melds` works out
@@ -1754,5 +2141,6 @@ def clear_caches() -> None:
     (for measurements of a cold start)."""
     for engine in _ENGINES.values():
         engine._finish_cache.clear()
+        engine._search.empty()
     _SHORT_ADDITIONS.clear()
     enumeration.clear_caches()
