@@ -1460,13 +1460,19 @@ class Engine:
         """Every meld of the cards ``counts`` that holds the card of index ``index``
         (listed from the cards that may share a meld with it), counted against
         :data:`~biriba.limits.MAX_SEARCH_MELDS`."""
-        listed = melds_from_counts_unchecked(_within(counts, self._search.near[index]), self.rules)
+        card = CARDS[index]
+        listed = [
+            meld
+            for meld in melds_from_counts_unchecked(
+                _within(counts, self._search.near[index]), self.rules
+            )
+            if card in meld.cards
+        ]
         mine = self._search.local
         mine.melds += len(listed)
         if mine.melds > MAX_SEARCH_MELDS:
             raise self._search_too_long(f"lists more than {MAX_SEARCH_MELDS:,} melds")
-        card = CARDS[index]
-        return [meld for meld in listed if card in meld.cards]
+        return listed
 
     def _growths(self, meld: Meld, counts: Counts) -> tuple[tuple[Meld, tuple[Card, ...]], ...]:
         """Every meld ``meld`` can grow into by adding cards of ``counts`` one at a time
