@@ -1312,8 +1312,8 @@ class Engine:
         for i in growable:
             meld = melds[i]
             others = tuple([j for j in growable if j != i])
-            for grown, cards in self._growths(meld, undecided):
-                if card in cards and self._reach_from(
+            for grown, cards in self._growths(meld, undecided, index):
+                if self._reach_from(
                     root,
                     size,
                     _plus(undecided, cards, -1),
@@ -1437,14 +1437,13 @@ class Engine:
                 )
             for i, meld in enumerate(growable):
                 others = growable[:i] + growable[i + 1 :]
-                for grown, cards in self._growths(meld, undecided):
-                    if card in cards:
-                        _raise_by(
-                            best,
-                            reach(_plus(undecided, cards, -1), others, barred),
-                            grown.points - meld.points,
-                            grown.is_biriba,
-                        )
+                for grown, cards in self._growths(meld, undecided, index):
+                    _raise_by(
+                        best,
+                        reach(_plus(undecided, cards, -1), others, barred),
+                        grown.points - meld.points,
+                        grown.is_biriba,
+                    )
         found = memo[key] = tuple(best)
         return found
 
@@ -1460,30 +1459,35 @@ class Engine:
         """Every meld of the cards ``counts`` that holds the card of index ``index``
         (listed from the cards that may share a meld with it), counted against
         :data:`~biriba.limits.MAX_SEARCH_MELDS`."""
-        card = CARDS[index]
-        listed = [
-            meld
-            for meld in melds_from_counts_unchecked(
-                _within(counts, self._search.near[index]), self.rules
-            )
-            if card in meld.cards
-        ]
-        mine = self._search.local
+        search = self._search
+        key = _within(counts, search.near[index]) + _BYTES[index]
+        listed = search.holding.get(key)
+        if listed is None:
+            card = CARDS[index]
+            listed = search.holding[key] = [
+                meld
+                for meld in melds_from_counts_unchecked(key[:-1], self.rules)
+                if card in meld.cards
+            ]
+        mine = search.local
         mine.melds += len(listed)
         if mine.melds > MAX_SEARCH_MELDS:
             raise self._search_too_long(f"lists more than {MAX_SEARCH_MELDS:,} melds")
         return listed
 
-    def _growths(self, meld: Meld, counts: Counts) -> tuple[tuple[Meld, tuple[Card, ...]], ...]:
+    def _growths(
+        self, meld: Meld, counts: Counts, index: int
+    ) -> list[tuple[Meld, tuple[Card, ...]]]:
         """Every meld ``meld`` can grow into by adding cards of ``counts`` one at a time
-        (B3.8 to B3.12), with the cards added (in index order): each once."""
+        (B3.8 to B3.12), the card of index ``index`` among them, with the cards added (in
+        index order): each once."""
         search = self._search
         suit = sequence_suit(meld)
         rank = meld.rank
-        counts = _within(
-            counts,
-            search.suits[suit] if suit >= 0 else search.ranks[rank] if rank is not None else -1,
-        )
+        mask = search.suits[suit] if suit >= 0 else search.ranks[rank] if rank is not None else -1
+        if not mask >> ((len(counts) - 1 - index) << 3) & 1:
+            return []  # neither of its suit or rank nor wild
+        counts = _within(counts, mask)
         memo = search.grown
         key = (meld, counts)
         found = memo.get(key)
@@ -1498,7 +1502,8 @@ class Engine:
                         grown[step] = None
                         frontier.append(step)
             found = memo[key] = tuple(grown)
-        return found
+        card = CARDS[index]
+        return [step for step in found if card in step[1]]
 
     def _search_too_long(self, what: str) -> BiribaError:
         """The error of a look-ahead past the library's bounds (:mod:`biriba.limits`):
@@ -1531,14 +1536,14 @@ class Engine:
         if self._searching:
             if len(cache) >= _FINISH_SEARCH_LIMIT:
                 cache.clear()
-            if len(search.reach) + len(search.grown) >= _FINISH_SEARCH_LIMIT:
+            if len(search.reach) + len(search.grown) + len(search.holding) >= _FINISH_SEARCH_LIMIT:
                 search.empty()
         else:
             emptied = enumeration.times_emptied()
             if len(cache) >= _FINISH_CACHE_LIMIT or emptied != search.emptied:
                 cache.clear()
                 search.emptied = emptied
-            if len(search.reach) + len(search.grown) >= _FINISH_SEARCH_LIMIT:
+            if len(search.reach) + len(search.grown) + len(search.holding) >= _FINISH_SEARCH_LIMIT:
                 search.empty()
         self._searching += 1
         # This thread's own count of what its search lists and meets, from its start.
@@ -1850,6 +1855,7 @@ class _SearchState:
         "emptied",
         "exact",
         "grown",
+        "holding",
         "kept",
         "local",
         "near",
@@ -1897,12 +1903,14 @@ class _SearchState:
             for free in (False, True)
         )
         self.reach: dict[tuple[Counts, tuple[Meld, ...], int], tuple[int, ...]] = {}
+        self.holding: dict[bytes, list[Meld]] = {}
         self.grown: dict[tuple[Meld, Counts], tuple[tuple[Meld, tuple[Card, ...]], ...]] = {}
 
     def empty(self) -> None:
         """Empty the V3 search's tables (``reach``, ``grown``)."""
         self.reach.clear()
         self.grown.clear()
+        self.holding.clear()
 
 
 #: V3, :meth:`Engine._most_reachable`: the points of what no way of deciding leaves (far
