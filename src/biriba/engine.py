@@ -1400,12 +1400,17 @@ class Engine:
         self, undecided: Counts, growable: tuple[Meld, ...], barred: int
     ) -> tuple[int, ...]:
         """V3: the most points the cards ``undecided`` could add to the team's, laid in
-        new melds or growing the melds ``growable`` (each once), decided in the order of
-        :meth:`_reaches`, by what they leave: at ``4 * k + 2 * n + b``, where ``k`` of
-        them stay in hand (``free_hand`` standing for that many or more), ``n`` is 1 if
-        one of those is not the card of index ``barred`` (B4.2), and ``b`` 1 if a meld
-        made or grown is a biriba; :data:`_UNREACHABLE` or less where no way of deciding
-        them leaves that. Kept from search to search."""
+        new melds or growing the melds ``growable`` (each once), by what they leave: at
+        ``4 * k + 2 * n + b``, where ``k`` of them stay in hand (``free_hand`` standing
+        for that many or more), ``n`` is 1 if one of those is not the card of index
+        ``barred`` (B4.2), and ``b`` 1 if a meld made or grown is a biriba;
+        :data:`_UNREACHABLE` or less where no way of deciding them leaves that.
+
+        The melds ``growable`` are grown first, each in every way the cards allow or not
+        at all (:meth:`_grown_from`); then the cards left are decided in the order of
+        :meth:`_reaches`, into new melds only, so that what the cards of a hand could
+        lay in new melds is worked out once for every meld the turn began with. Kept
+        from search to search."""
         memo = self._search.reach
         key = (undecided, growable, barred)
         found = memo.get(key)
@@ -1415,34 +1420,35 @@ class Engine:
         mine.states += 1
         if mine.states > MAX_SEARCH_STATES:
             raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
-        index = self._lowest(undecided)
-        if index < 0:
-            best = [_UNREACHABLE] * (4 * self.free_hand + 4)
-            best[0] = 0
-        else:
-            card = CARDS[index]
-            reach = self._most_reachable
-            # The card stays in hand: one more kept, and not barred unless it is.
-            stays = reach(_plus(undecided, (card,), -1), growable, barred)
-            best = [_UNREACHABLE] * len(stays)
-            for target, points in zip(self._search.kept[index != barred], stays, strict=True):
-                if points > best[target]:
-                    best[target] = points
-            for meld in self._melds_holding(undecided, index):
+        reach = self._most_reachable
+        if growable:
+            meld, others = growable[0], growable[1:]
+            best = list(reach(undecided, others, barred))  # not grown
+            for grown, cards in self._grown_from(meld, undecided):
                 _raise_by(
                     best,
-                    reach(_plus(undecided, meld.cards, -1), growable, barred),
-                    meld.points,
-                    meld.is_biriba,
+                    reach(_plus(undecided, cards, -1), others, barred),
+                    grown.points - meld.points,
+                    grown.is_biriba,
                 )
-            for i, meld in enumerate(growable):
-                others = growable[:i] + growable[i + 1 :]
-                for grown, cards in self._growths(meld, undecided, index):
+        else:
+            index = self._lowest(undecided)
+            if index < 0:
+                best = [_UNREACHABLE] * (4 * self.free_hand + 4)
+                best[0] = 0
+            else:
+                # The card stays in hand: one more kept, and not barred unless it is.
+                stays = reach(_plus(undecided, (CARDS[index],), -1), (), barred)
+                best = [_UNREACHABLE] * len(stays)
+                for target, points in zip(self._search.kept[index != barred], stays, strict=True):
+                    if points > best[target]:
+                        best[target] = points
+                for meld in self._melds_holding(undecided, index):
                     _raise_by(
                         best,
-                        reach(_plus(undecided, cards, -1), others, barred),
-                        grown.points - meld.points,
-                        grown.is_biriba,
+                        reach(_plus(undecided, meld.cards, -1), (), barred),
+                        meld.points,
+                        meld.is_biriba,
                     )
         found = memo[key] = tuple(best)
         return found
@@ -1478,15 +1484,23 @@ class Engine:
     def _growths(
         self, meld: Meld, counts: Counts, index: int
     ) -> list[tuple[Meld, tuple[Card, ...]]]:
+        """:meth:`_grown_from` ``meld`` and ``counts``, the card of index ``index``
+        among the cards added."""
+        card = CARDS[index]
+        return [step for step in self._grown_from(meld, counts, index) if card in step[1]]
+
+    def _grown_from(
+        self, meld: Meld, counts: Counts, index: int = -1
+    ) -> tuple[tuple[Meld, tuple[Card, ...]], ...]:
         """Every meld ``meld`` can grow into by adding cards of ``counts`` one at a time
-        (B3.8 to B3.12), the card of index ``index`` among them, with the cards added (in
-        index order): each once."""
+        (B3.8 to B3.12), with the cards added (in index order): each once; none where
+        the card of index ``index`` (if any) is neither of its suit or rank nor wild."""
         search = self._search
         suit = sequence_suit(meld)
         rank = meld.rank
         mask = search.suits[suit] if suit >= 0 else search.ranks[rank] if rank is not None else -1
-        if not mask >> ((len(counts) - 1 - index) << 3) & 1:
-            return []  # neither of its suit or rank nor wild
+        if index >= 0 and not mask >> ((len(counts) - 1 - index) << 3) & 1:
+            return ()
         counts = _within(counts, mask)
         memo = search.grown
         key = (meld, counts)
@@ -1502,8 +1516,7 @@ class Engine:
                         grown[step] = None
                         frontier.append(step)
             found = memo[key] = tuple(grown)
-        card = CARDS[index]
-        return [step for step in found if card in step[1]]
+        return found
 
     def _search_too_long(self, what: str) -> BiribaError:
         """The error of a look-ahead past the library's bounds (:mod:`biriba.limits`):
@@ -1920,7 +1933,7 @@ _UNREACHABLE: Final = -(1 << 40)
 
 #: V3, :meth:`Engine._reaches`: the states its quick search meets before it gives way to
 #: the exact one. (Not ``Final``, which the compiled build would fix: a test changes it.)
-_QUICK_STATES = 50
+_QUICK_STATES = 15
 
 
 class _OutOfQuickStates(Exception):
