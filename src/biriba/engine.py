@@ -976,10 +976,8 @@ class Engine:
         keep = self.rules.keep_after_melding
         if size == 1:
             melds, received, packet = situation.melds, situation.received, situation.packet
-            if self.can_receive(melds, packet) or self.can_close(melds, received):
-                return None  # B5.4: the discard receives the reserve; B6.1: it closes
-            if keep <= 1:
-                return None  # V7: the one card kept is the discard
+            if self.last_card_goes(melds, received, packet):
+                return None  # B5.4, B6.1, V7
             if packet is not None:
                 return _LAST_CARD_NEEDS_BIRIBA
             if received:
@@ -1357,10 +1355,10 @@ class Engine:
         and the team's melds holding a biriba if ``biriba``. A hand ends the turn at once
         with at least ``free_hand`` cards, one not barred (B4.3, B4.2); with one card
         not barred, whose discard receives the reserve or closes (B5.4, B6.1) or is the
-        card kept (V7); or with none, by melding into the reserve (B5.2, V4). Those two
-        need a biriba where the rule set says so (:meth:`can_receive`,
-        :meth:`can_close`). What the packet received then allows is not asked here: the
-        search asks it once the minimum is reached."""
+        card kept (V7: :meth:`last_card_goes`); or with none, by melding into the
+        reserve (B5.2, V4: :meth:`can_receive`). Those two may need a biriba, on the
+        table or made of the cards to decide. What the packet received then allows is
+        not asked here: the search asks it once the minimum is reached."""
         most = self._most_reachable(undecided, growable, barred)
         hand_rule = self.free_hand
         # Classes (kept, a kept card not barred, a biriba made): see _most_reachable.
@@ -1371,30 +1369,23 @@ class Engine:
                     return True
         if kept > 1 or (kept == 1 and not free):
             return False
-        rules = self.rules
         received, packet = root.received, root.packet
-        # One card kept, not barred, and discarded.
-        if rules.keep_after_melding <= 1 or (
-            (packet is not None and not rules.reserve_needs_biriba)
-            or (received and not rules.close_needs_biriba)
-        ):
-            one_needs: bool | None = False
-        elif packet is not None or received:
-            one_needs = not biriba
-        else:
-            one_needs = None
-        if one_needs is not None:
+        # One card kept, not barred, and discarded: with the melds as they are, or with
+        # a biriba made of the cards to decide (b = 1).
+        goes = self.last_card_goes
+        if goes((), received, packet, True):
+            with_any = goes((), received, packet, biriba)
             # Kept now, or the one card kept from those to decide (position 4 + 2 + b).
             base = 0 if kept else 6
             for position in (base, base + 1):
-                if (not one_needs or position & 1) and most[position] >= needed:
+                if (with_any or position & 1) and most[position] >= needed:
                     return True
         # No card kept: the hand empties into the reserve.
-        if kept or packet is None:
+        if kept or not self.can_receive((), packet, True):
             return False
-        if rules.reserve_needs_biriba and not biriba:
-            return most[1] >= needed
-        return max(most[0], most[1]) >= needed
+        if self.can_receive((), packet, biriba):
+            return max(most[0], most[1]) >= needed
+        return most[1] >= needed
 
     def _most_reachable(
         self, undecided: Counts, growable: tuple[Meld, ...], barred: int
@@ -1841,15 +1832,41 @@ class Engine:
             reserves = reserves[1:]
         return hands, sizes, stock, reserves
 
-    def can_receive(self, melds: tuple[Meld, ...], packet: tuple[Card, ...] | None) -> bool:
+    def can_receive(
+        self, melds: tuple[Meld, ...], packet: tuple[Card, ...] | None, biriba: bool | None = None
+    ) -> bool:
         """Whether emptying the hand now receives ``packet``, the team's melds being
-        ``melds`` (B5.2: a biriba on the table; V4, Z4.1: without)."""
-        return packet is not None and (not self.rules.reserve_needs_biriba or has_biriba(melds))
+        ``melds`` (B5.2: a biriba on the table; V4, Z4.1: without), or holding a biriba
+        if ``biriba`` where given."""
+        return packet is not None and (
+            not self.rules.reserve_needs_biriba or (has_biriba(melds) if biriba is None else biriba)
+        )
 
-    def can_close(self, melds: tuple[Meld, ...], received: bool) -> bool:
+    def can_close(
+        self, melds: tuple[Meld, ...], received: bool, biriba: bool | None = None
+    ) -> bool:
         """Whether discarding the last card closes, the team's melds being ``melds`` (B6.1:
-        its reserve received and a biriba on the table; Z4.2: going out)."""
-        return received and (not self.rules.close_needs_biriba or has_biriba(melds))
+        its reserve received and a biriba on the table; Z4.2: going out), or holding a
+        biriba if ``biriba`` where given."""
+        return received and (
+            not self.rules.close_needs_biriba or (has_biriba(melds) if biriba is None else biriba)
+        )
+
+    def last_card_goes(
+        self,
+        melds: tuple[Meld, ...],
+        received: bool,
+        packet: tuple[Card, ...] | None,
+        biriba: bool | None = None,
+    ) -> bool:
+        """Whether the last card in hand may be discarded (B4.3): the discard receives
+        the reserve (B5.4) or closes (B6.1), or one card kept is the discard (V7); the
+        team's melds being ``melds``, or holding a biriba if ``biriba`` where given."""
+        return (
+            self.can_receive(melds, packet, biriba)
+            or self.can_close(melds, received, biriba)
+            or self.rules.keep_after_melding <= 1
+        )
 
 
 class _SearchState:
