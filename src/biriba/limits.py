@@ -96,30 +96,32 @@ MAX_MOVES: Final = 100_000
 #: in all under ``buraco``, 112,988 of them sequences of two substitutes or more.
 MAX_LISTED_MELDS: Final = 300_000
 #: The most melds one search of the look-ahead lists, over all the hands it meets (the
-#: entry minimum's search, V3, and B4.5's, which seldom lists any). One search is the
+#: entry minimum's search, V3, and B4.5's, which seldom lists any; under Biriba's rule
+#: sets an opening turn's search counts the melds it follows, those holding the card it
+#: decides). One search is the
 #: list of an opening turn's moves, or the check of one move (``play``, ``is_legal``),
 #: counted apart for each thread; the answers the engine keeps from earlier searches
 #: are not counted again, so a position near the bound may be refused from an empty
 #: cache and listed after searches that met its states. A large hand
 #: under a high minimum and many substitutes can meet millions: 40 cards of four decks
-#: and 16 jokers under a minimum of 150 listed 67 million in 171 seconds. Past this
+#: and 16 jokers under a minimum of 150 listed 67 million in 171 seconds (searching
+#: move by move; it is now refused after 3.3). Past this
 #: many, listing the moves raises a :class:`~biriba.BiribaError` (an
 #: :class:`~biriba.InvalidPositionError` when the position is read as data) instead. The
-#: worst of 20 random deals under ``biriba`` with a minimum of 150 lists 490,000 (3.5
-#: seconds), under ``buraco`` 220,000.
+#: worst of 20 random deals with a minimum of 150 lists 27,000 under ``biriba``,
+#: 220,000 under ``buraco`` (searched move by move, Z3.2).
 MAX_SEARCH_MELDS: Final = 2_000_000
-#: The most states (a hand, its team's melds) one search of the look-ahead works out,
+#: The most states one search of the look-ahead works out (a hand and its team's melds,
+#: or under Biriba's rule sets the cards an opening turn's search has still to decide),
 #: counted as :data:`MAX_SEARCH_MELDS` is. A crafted hand under a high minimum can meet
-#: millions, each listing few melds: every substitute with AC to JC under a minimum of
-#: 200 met 918,000 in 26 seconds.
+#: many: every substitute with AC to JC under a minimum of 200 meets 31,000 (3
+#: seconds; searched move by move, it met more than 500,000 and was refused).
 #: Past this many, listing the moves raises a :class:`~biriba.BiribaError`, as past
-#: :data:`MAX_SEARCH_MELDS`. The worst of 20 random deals under ``biriba`` with a minimum
-#: of 150 meets 142,000 (4 seconds), under ``buraco`` 74,000; but a deal played by bots
-#: that take the pile can reach the bound under such a minimum: ``RandomBot`` in seats 0
-#: and 2, ``GreedyBot`` in 1 and 3 (seeded by seat), ``biriba`` with a minimum of 150,
-#: seed 1, at the 54th move (a 20-card hand with four substitutes, its cards worth 160
-#: against the minimum's 150). A minimum that high is then no rule set to play whole
-#: deals under.
+#: :data:`MAX_SEARCH_MELDS`. The worst of 20 random deals with a minimum of 150 meets
+#: 17,000 under ``biriba``, 74,000 under ``buraco``. Deals of ``RandomBot`` and
+#: ``GreedyBot``, who take the pile and come to hold 30 cards, stay within: 10 deals
+#: under each of 150, 200 and 250 met 339,000 states and listed 980,000 melds at most,
+#: under 250.
 MAX_SEARCH_STATES: Final = 500_000
 #: The largest total or score part, either way, that a match's data or a record may hold:
 #: far beyond any real match (a deal scores some thousands), and written out in full.
