@@ -884,6 +884,26 @@ def test_V3_a_card_worth_less_than_nothing_does_not_hide_a_meld_that_reaches_the
     assert not any(text.startswith("discard") for text in texts(deal))  # 30 short still
 
 
+@pytest.mark.usefixtures("v3_search")
+def test_V3_a_card_worth_less_than_nothing_may_take_the_melds_below_the_minimum_again() -> None:
+    """V3 with card values below nothing (a joker worth -10): once the turn's melds reach
+    the minimum, a joker laid takes them below it, and the look-ahead from there must
+    reach it again, a search inside the search. The inner search's count of states
+    once took over the outer one's, whose internal signal then escaped from
+    ``Deal.from_dict`` as an unknown exception. The moves are those of the search that
+    goes move by move."""
+    rules = BIRIBA.evolve(name="m", entry_minimum=50, keep_after_melding=3, joker_value=-10)
+    data = position(
+        rules=rules,
+        hands={0: "9D 2D JK 5D 6D 8D 7D TD 7D JK"},
+        melds=(["9D TD JK"], []),
+        opening=True,
+    )
+    deal = Deal.from_dict(data)
+    assert deal.legal_moves() == Engine(rules, plain_bound=True).legal_moves(deal.position)
+    assert any(isinstance(m, LayMeld) for m in deal.legal_moves())
+
+
 def test_V3_a_substitute_moved_along_a_sequence_brings_a_natural_within_reach() -> None:
     """V3, B3.9: under Buraco with a minimum of 60, ``meld 2H 9C TC`` (30, the two
     standing for 8C) is legal with 8C JC KC in hand: adding 8C moves the two up to J,

@@ -1239,14 +1239,13 @@ class Engine:
         )
         # First a quick search, bounded only by the undecided cards' values: a way is
         # often found at once; where none is found within _QUICK_STATES, the search
-        # that works out exactly what the undecided cards could do.
-        mine = self._search.local
-        mine.quick = _QUICK_STATES
+        # that works out exactly what the undecided cards could do. (Each search holds
+        # its own count: where a card is worth less than nothing, the look-ahead from
+        # the minimum reached may fall short of it again and search anew, inside.)
         try:
-            return self._reach_from(*start)
+            return self._reach_from(*start, [_QUICK_STATES])
         except _OutOfQuickStates:
-            mine.quick = -1
-            return self._reach_from(*start)
+            return self._reach_from(*start, None)
 
     def _reach_from(
         self,
@@ -1260,23 +1259,24 @@ class Engine:
         kept: int,
         free: bool,
         barred: int,
+        quick: list[int] | None,
     ) -> bool:
         """:meth:`_reaches` from ``root``, the cards ``removed`` having left the hand for
         the team's ``melds`` (worth ``points``), ``kept`` cards decided to stay (one of
         them not the card of index ``barred``, B4.2, if ``free``), the cards
         ``undecided`` still to decide and the melds of indices ``growable`` not grown
-        yet."""
+        yet; in the quick search, ``quick`` holds the count of states it may still
+        meet (:exc:`_OutOfQuickStates` past it), and is ``None`` in the exact one."""
         if points >= self._minimum:
             return self._after_refusal(root, size, removed, melds, 0) is None
         mine = self._search.local
         mine.states += 1
         if mine.states > MAX_SEARCH_STATES:
             raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
-        quick = mine.quick
-        if quick >= 0:
-            if not quick:
+        if quick is not None:
+            if not quick[0]:
                 raise _OutOfQuickStates
-            mine.quick = quick - 1
+            quick[0] -= 1
             if points + self._gained(undecided) < self._minimum:
                 return False
         elif not self._could_end(
@@ -1305,6 +1305,7 @@ class Engine:
                 kept,
                 free,
                 barred,
+                quick,
             ):
                 return True
         for i in growable:
@@ -1322,6 +1323,7 @@ class Engine:
                     kept,
                     free,
                     barred,
+                    quick,
                 ):
                     return True
         # The card stays in hand.
@@ -1336,6 +1338,7 @@ class Engine:
             kept + 1,
             free or index != barred,
             barred,
+            quick,
         )
 
     def _could_end(
