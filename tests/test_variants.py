@@ -784,8 +784,8 @@ def test_V3_the_bound_is_never_below_what_a_hand_can_lay(
 
 
 def _v3_search_position() -> Deal:
-    """A position of random play under a minimum of 90 whose moves need a search of a few
-    hundred states (seed 29, after 40 random moves: the team's opening turn)."""
+    """A position of random play under a minimum of 90 whose moves need a search of some
+    hundreds of states (seed 29, after 40 random moves: the team's opening turn)."""
     deal = Deal.new(BIRIBA.evolve(entry_minimum=90), seed=29)
     rng = random.Random(29)
     for _ in range(40):

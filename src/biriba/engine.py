@@ -1543,15 +1543,14 @@ class Engine:
         if self._searching:
             if len(cache) >= _FINISH_SEARCH_LIMIT:
                 cache.clear()
-            if len(search.reach) + len(search.grown) + len(search.holding) >= _FINISH_SEARCH_LIMIT:
-                search.empty()
         else:
             emptied = enumeration.times_emptied()
             if len(cache) >= _FINISH_CACHE_LIMIT or emptied != search.emptied:
                 cache.clear()
                 search.emptied = emptied
-            if len(search.reach) + len(search.grown) + len(search.holding) >= _FINISH_SEARCH_LIMIT:
-                search.empty()
+        # V3's exact search: its tables, in and between searches, past the same limit.
+        if len(search.reach) + len(search.grown) + len(search.holding) >= _FINISH_SEARCH_LIMIT:
+            search.empty()
         self._searching += 1
         # This thread's own count of what its search lists and meets, from its start.
         mine = self._search.local
@@ -1908,7 +1907,7 @@ class _SearchState:
         #: V3, :meth:`Engine._reaches`: the order its cards are decided in, the wild
         #: cards last (a new meld is then met at its first natural); what the cards of a
         #: hand could add (:meth:`Engine._most_reachable`) and what a meld could grow into
-        #: (:meth:`Engine._growths`), kept and emptied with the look-ahead's answers.
+        #: (:meth:`Engine._growths`), emptied past :data:`_FINISH_SEARCH_LIMIT` entries.
         wild = rules.wild
         self.order = tuple(
             sorted((i for i in range(len(wild)) if not wild[i]), key=lambda i: (i % 13, i))
@@ -1940,7 +1939,7 @@ class _SearchState:
         self.grown: dict[tuple[Meld, Counts], tuple[tuple[Meld, tuple[Card, ...]], ...]] = {}
 
     def empty(self) -> None:
-        """Empty the V3 search's tables (``reach``, ``grown``)."""
+        """Empty the V3 search's tables (``reach``, ``grown``, ``holding``)."""
         self.reach.clear()
         self.grown.clear()
         self.holding.clear()
