@@ -203,3 +203,9 @@ def test_B4_1_taking_the_pile_adds_each_card_to_the_hand_and_to_what_is_known(
     assert [(new_hands[s], new_sizes[s], new_known[s]) for s in others] == [
         (hands[s], sizes[s], known[s]) for s in others
     ]
+    # A card a hand does not hold cannot be taken from it, one card or more (the count
+    # would otherwise wrap to 255).
+    empty = hands[(seat + 1) % 4]
+    for taken in ((CARDS[0],), (*cards, CARDS[0]), (CARDS[0],) * 6):
+        with pytest.raises(ValueError):
+            _plus(empty, taken, -1)

@@ -45,7 +45,7 @@ from biriba import (
 from biriba import engine as biriba_engine
 from biriba.bots import GreedyBot, RandomBot, play_deal
 from biriba.engine import Engine, Situation, engine_for
-from biriba.position import size_of
+from biriba.position import Position, size_of
 
 from .helpers import (
     PROFILE,
@@ -798,24 +798,29 @@ def test_V3_a_turns_look_ahead_is_not_emptied_in_the_middle_of_its_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """B4.5 under V3: the look-aheads of one opening turn's moves are one search, in which
-    the engine's cache of answers is not emptied (emptied, the search met its states
-    again and again: 25 seconds for a call that now takes 6); it is emptied between
-    searches once past its limit."""
+    the engine's cache of answers and the exact search's tables are not emptied
+    (emptied, the search met its states again and again: 25 seconds for a call that now
+    takes 6); they are emptied between searches once past their limit."""
     expected = _v3_search_position().legal_moves()
     engine = engine_for(BIRIBA.evolve(entry_minimum=90))
     monkeypatch.setattr(biriba_engine, "_FINISH_CACHE_LIMIT", 16)
     cache: dict[Any, bool] = engine._finish_cache
+    tables = engine._search
     cache.clear()
+    tables.empty()
     assert _v3_search_position().legal_moves() == expected
     # Every answer of the search kept, more than the limit between searches (emptied at
-    # that limit in the middle of the search, the cache ends with 2).
+    # that limit in the middle of the search, the cache ends with 2), and the tables.
     assert len(cache) > 16
+    assert len(tables.reach) + len(tables.grown) + len(tables.holding) > 16
     assert engine._searching == 0
-    # The next search starts by emptying it.
+    # The next search starts by emptying them.
     cache["a key no search meets"] = True
+    tables.holding[b"a key no search meets"] = []
     deal = _v3_search_position()
     assert deal.legal_moves() == expected
     assert "a key no search meets" not in cache
+    assert b"a key no search meets" not in tables.holding
     assert engine._searching == 0
 
 
@@ -938,21 +943,67 @@ def test_V3_the_bound_lists_the_same_moves_in_random_deals(
     engine's bound also counts what the melds could hold."""
     rules = base.evolve(entry_minimum=minimum)
     oracle = Engine(rules, plain_bound=True)
+    compared = 0
+    for turn, listed in opening_turns(rules, seed, most_cards=14):
+        assert listed == oracle.legal_moves(turn)
+        compared += 1
+    assert compared
+
+
+def opening_turns(
+    rules: RuleSet, seed: int, *, most_cards: int = 10**9, melds_first: float = 0.0
+) -> Iterator[tuple[Position, tuple[Move, ...]]]:
+    """The play-phase positions of opening turns (V3) in a random deal of ``rules``
+    (seed ``seed``) whose hand holds ``most_cards`` cards at most, each with the moves
+    the deal lists there; the deal plays a meld or an addition with the chance
+    ``melds_first`` where one is legal, else any move."""
     deal = Deal.new(rules, seed=seed)
     rng = random.Random(seed)
-    compared = 0
     while not deal.is_over:
         listed = deal.legal_moves()
-        position = deal.position
-        if (
-            position.phase is Phase.PLAY
-            and position.opening
-            and size_of(position.sizes, position.seat) <= 14
-        ):
-            assert listed == oracle.legal_moves(position)
+        turn = deal.position
+        opening = turn.phase is Phase.PLAY and turn.opening
+        if opening and size_of(turn.sizes, turn.seat) <= most_cards:
+            yield turn, listed
+        melds = [m for m in listed if isinstance(m, (LayMeld, AddToMeld))]
+        chosen = melds if melds_first and melds and rng.random() < melds_first else listed
+        deal.play(rng.choice(chosen))
+
+
+#: V3: rule sets whose opening turns the exact search decides (no new meld's length is
+#: bounded), under minimums from low to high and with every option its answer reads.
+V3_EXACT_RULES = [
+    *(BIRIBA.evolve(name=f"v3-{minimum}", entry_minimum=minimum) for minimum in (50, 90, 150)),
+    BIRIBA.evolve(
+        name="v3-negative",
+        entry_minimum=90,
+        card_values=(0, 15, 10, -10, -5, 5, 5, 5, 10, 10, 10, 10, 10, 10),
+    ),
+    BIRIBA.evolve(name="v3-keep-1", entry_minimum=120, keep_after_melding=1),
+    BIRIBA.evolve(name="v3-keep-3", entry_minimum=120, keep_after_melding=3),
+    BIRIBA.evolve(name="v3-no-reserve-biriba", entry_minimum=120, reserve_needs_biriba=False),
+    BIRIBA.evolve(name="v3-no-close-biriba", entry_minimum=120, close_needs_biriba=False),
+    BIRIBA.evolve(name="v3-2-substitutes", entry_minimum=120, max_substitutes=2),
+    BIRIBA.evolve(name="v3-any-substitutes", entry_minimum=100, max_substitutes=None),
+    BIRIBA.evolve(name="v3-twos-wild", entry_minimum=120, twos_always_wild=True),
+    RuleSet.named("biriba-2").evolve(name="v3-2-players", entry_minimum=120),
+    RuleSet.named("biriba-6").evolve(name="v3-6-players", entry_minimum=120),
+]
+
+
+@pytest.mark.parametrize("rules", V3_EXACT_RULES, ids=lambda rules: rules.name)
+def test_V3_the_exact_search_lists_the_moves_of_the_move_by_move_one(rules: RuleSet) -> None:
+    """V3, B4.5: at every opening turn of random deals whose hand holds up to 14 cards
+    (where going move by move stays short), the exact search of an opening turn
+    (:meth:`Engine._reaches`) lists the moves the search that tries every order of
+    moves finds (``plain_bound``)."""
+    oracle = Engine(rules, plain_bound=True)
+    compared = 0
+    for seed in range(3):
+        for turn, listed in opening_turns(rules, seed, most_cards=14, melds_first=0.7):
+            assert listed == oracle.legal_moves(turn), turn
             compared += 1
-        deal.play(rng.choice(listed))
-    assert compared
+    assert compared > 5
 
 
 def test_V3_a_minimum_of_150_does_not_stop_a_deal() -> None:
@@ -992,20 +1043,13 @@ def test_V3_the_exact_search_finds_what_the_quick_one_finds(
     one alone, and as the engine mixes them."""
     for minimum, seed in ((90, 3), (120, 5), (150, 7)):
         rules = BIRIBA.evolve(entry_minimum=minimum)
-        deal = Deal.new(rules, seed=seed)
-        rng = random.Random(seed)
         compared = 0
-        while not deal.is_over:
-            listed = deal.legal_moves()
-            position = deal.position
-            if position.phase is Phase.PLAY and position.opening:
-                for quick in (0, 10**9):
-                    monkeypatch.setattr(biriba_engine, "_QUICK_STATES", quick)
-                    assert Engine(rules).legal_moves(position) == listed
-                monkeypatch.undo()
-                compared += 1
-            melds = [m for m in listed if isinstance(m, (LayMeld, AddToMeld))]
-            deal.play(rng.choice(melds) if melds and rng.random() < 0.7 else rng.choice(listed))
+        for turn, listed in opening_turns(rules, seed, melds_first=0.7):
+            for quick in (0, 10**9):
+                monkeypatch.setattr(biriba_engine, "_QUICK_STATES", quick)
+                assert Engine(rules).legal_moves(turn) == listed
+            monkeypatch.undo()
+            compared += 1
         assert compared > 10
 
 

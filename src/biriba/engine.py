@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import compress
+from itertools import compress, count
 from operator import mul
 from typing import Any, Final, NamedTuple, TypeVar, cast
 
@@ -159,7 +159,7 @@ def has_biriba(melds: Iterable[Meld]) -> bool:
 
 def _plus(counts: Counts, cards: tuple[Card, ...], step: int) -> Counts:
     """``counts`` with ``step`` (1 or -1) more of each of ``cards`` (for -1, cards that
-    ``counts`` holds).
+    ``counts`` holds: :exc:`ValueError` for one it does not, a fault of the caller).
 
     Up to :data:`_SPLICED_CARDS` cards, card by card, each count spliced in between the
     two slices around it; more through a bytearray. (Compiled, the bytearray's copies
@@ -169,7 +169,10 @@ def _plus(counts: Counts, cards: tuple[Card, ...], step: int) -> Counts:
     if len(cards) <= _SPLICED_CARDS:
         for card in cards:
             index = card.index
-            counts = counts[:index] + _BYTES[counts[index] + step] + counts[index + 1 :]
+            held = counts[index] + step
+            if held < 0:  # (else _BYTES[-1] would give 255 copies; a bytearray refuses)
+                raise ValueError(f"no {card} to take from {counts!r}")
+            counts = counts[:index] + _BYTES[held] + counts[index + 1 :]
         return counts
     out = bytearray(counts)
     for card in cards:
@@ -416,7 +419,10 @@ class Engine:
         #: (B4.3, B4.5). A meld or an addition that leaves at least that many needs no
         #: look-ahead. (A table, not a function: it is read on every legal-move call.)
         most_copies = max(rules.decks, rules.jokers)
-        self.fewest_free = tuple(max(self.free_hand, b + 1) for b in range(most_copies + 1))
+        self.fewest_free = tuple(
+            next(size for size in count(barred) if self.ends_freely(size, size > barred))
+            for barred in range(most_copies + 1)
+        )
         #: A packet of the right size whose cards do not matter, for a seat that cannot
         #: see the real one (:meth:`hidden_situation`), where ``packet_unseen_ok``.
         self.stand_in_packet = full_pack(rules)[: rules.reserve_size]
@@ -447,6 +453,12 @@ class Engine:
         #: lowers the points a team has laid and what it still lacks can be worked out
         #: step by step (:meth:`_still_short`). (``card_values`` may be negative.)
         self._values_grow = min(rules.values) >= 0
+
+    def ends_freely(self, size: int, unbarred: bool) -> bool:
+        """Whether a hand of ``size`` cards, one of them not the card B4.2 bars if
+        ``unbarred``, can end the turn with a discard whatever else it holds: it keeps
+        ``free_hand`` cards or more (B4.3), and one of them may be discarded (B4.2)."""
+        return size >= self.free_hand and unbarred
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet]]:
         # A pickled engine is its rule set: it unpickles to the shared engine of that rule
@@ -1168,10 +1180,7 @@ class Engine:
         if found is None:
             self._enter_search()
             try:
-                mine = self._search.local
-                mine.states += 1
-                if mine.states > MAX_SEARCH_STATES:
-                    raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
+                self._meet_state()
                 # V3: first the bounds on what the team can still lay this turn, the whole
                 # hand's value (and the packet's it may empty into) and what its melds
                 # could hold; then every way on.
@@ -1269,10 +1278,7 @@ class Engine:
         meet (:exc:`_OutOfQuickStates` past it), and is ``None`` in the exact one."""
         if points >= self._minimum:
             return self._after_refusal(root, size, removed, melds, 0) is None
-        mine = self._search.local
-        mine.states += 1
-        if mine.states > MAX_SEARCH_STATES:
-            raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
+        self._meet_state()
         if quick is not None:
             if not quick[0]:
                 raise _OutOfQuickStates
@@ -1356,19 +1362,19 @@ class Engine:
         ``needed`` points and leave a hand from which the turn ends at once, ``kept``
         cards having been kept (``free``: one of them not the card of index ``barred``)
         and the team's melds holding a biriba if ``biriba``. A hand ends the turn at once
-        with at least ``free_hand`` cards, one not barred (B4.3, B4.2); with one card
+        where it :meth:`ends_freely` (B4.3, B4.2); with one card
         not barred, whose discard receives the reserve or closes (B5.4, B6.1) or is the
         card kept (V7: :meth:`last_card_goes`); or with none, by melding into the
         reserve (B5.2, V4: :meth:`can_receive`). Those two may need a biriba, on the
         table or made of the cards to decide. What the packet received then allows is
         not asked here: the search asks it once the minimum is reached."""
         most = self._most_reachable(undecided, growable, barred)
-        hand_rule = self.free_hand
         # Classes (kept, a kept card not barred, a biriba made): see _most_reachable.
+        ends_freely = self.ends_freely
         for position, points in enumerate(most):
             if points >= needed:
                 more, rest = divmod(position, 4)
-                if kept + more >= hand_rule and (free or rest >= 2):
+                if ends_freely(kept + more, free or rest >= 2):
                     return True
         if kept > 1 or (kept == 1 and not free):
             return False
@@ -1410,10 +1416,7 @@ class Engine:
         found = memo.get(key)
         if found is not None:
             return found
-        mine = self._search.local
-        mine.states += 1
-        if mine.states > MAX_SEARCH_STATES:
-            raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
+        self._meet_state()
         reach = self._most_reachable
         if growable:
             meld, others = growable[0], growable[1:]
@@ -1512,6 +1515,14 @@ class Engine:
             found = memo[key] = tuple(grown)
         return found
 
+    def _meet_state(self) -> None:
+        """Count one more state met by this thread's search under way, against
+        :data:`~biriba.limits.MAX_SEARCH_STATES`."""
+        mine = self._search.local
+        mine.states += 1
+        if mine.states > MAX_SEARCH_STATES:
+            raise self._search_too_long(f"meets more than {MAX_SEARCH_STATES:,} states")
+
     def _search_too_long(self, what: str) -> BiribaError:
         """The error of a look-ahead past the library's bounds (:mod:`biriba.limits`):
         ``what`` it does (lists more than so many melds...)."""
@@ -1533,23 +1544,27 @@ class Engine:
 
     def _enter_search(self) -> None:
         """Count one more look-ahead under way (the caller counts it off when done). The
-        cache of answers is emptied here, before the search, when past its limit between
-        searches (:data:`_FINISH_CACHE_LIMIT`) or once the enumerator has emptied its
-        table of melds (whose melds the answers hold: :attr:`_search`), and in the middle
-        of one only past :data:`_FINISH_SEARCH_LIMIT`: a search that must start over meets
-        again every state it had answered."""
+        cache of answers and the V3 search's tables (:class:`_SearchState`) are emptied
+        here, before the search, when past their limit between searches
+        (:data:`_FINISH_CACHE_LIMIT`) or once the enumerator has emptied its table of
+        melds (whose melds they hold), and in the middle of one only past
+        :data:`_FINISH_SEARCH_LIMIT`: a search that must start over meets again every
+        state it had answered."""
         cache = self._finish_cache
         search = self._search
         if self._searching:
-            if len(cache) >= _FINISH_SEARCH_LIMIT:
-                cache.clear()
+            limit = _FINISH_SEARCH_LIMIT
         else:
+            limit = _FINISH_CACHE_LIMIT
             emptied = enumeration.times_emptied()
-            if len(cache) >= _FINISH_CACHE_LIMIT or emptied != search.emptied:
+            if emptied != search.emptied:
                 cache.clear()
+                search.empty()
                 search.emptied = emptied
-        # V3's exact search: its tables, in and between searches, past the same limit.
-        if len(search.reach) + len(search.grown) + len(search.holding) >= _FINISH_SEARCH_LIMIT:
+        if len(cache) >= limit:
+            cache.clear()
+        # V3's exact search: its tables, by the same limits.
+        if len(search.reach) + len(search.grown) + len(search.holding) >= limit:
             search.empty()
         self._searching += 1
         # This thread's own count of what its search lists and meets, from its start.
@@ -1872,16 +1887,24 @@ class Engine:
 
 
 class _SearchState:
-    """What an engine keeps of its look-ahead's searches: ``emptied``, the count of
-    :func:`enumeration.times_emptied <biriba.enumeration.times_emptied>` when its cache
-    of answers was last emptied or made (once the enumerator has emptied its table of
-    melds, the answers, which hold melds of it, go at the next look-ahead that starts
-    with none under way); and ``local``, for each thread, how deep its search under way
-    is (``depth``) and how many melds it has listed and states it has met since it
-    began (``melds``, ``states``), against :data:`~biriba.limits.MAX_SEARCH_MELDS` and
-    :data:`~biriba.limits.MAX_SEARCH_STATES`. (The count of searches under way, which
-    the cache's emptying reads, is the engine's, shared by threads: a thread's search
-    must not count another's work against its bounds.)"""
+    """What an engine keeps of its look-ahead's searches:
+
+    - ``emptied``: the count of :func:`enumeration.times_emptied
+      <biriba.enumeration.times_emptied>` when its cache of answers and the tables below
+      were last emptied or made (once the enumerator has emptied its table of melds,
+      they, which hold melds of it, go at the next look-ahead that starts with none under
+      way: :meth:`Engine._enter_search`);
+    - ``local``: for each thread, how deep its search under way is (``depth``) and how
+      many melds it has listed and states it has met since it began (``melds``,
+      ``states``), against :data:`~biriba.limits.MAX_SEARCH_MELDS` and
+      :data:`~biriba.limits.MAX_SEARCH_STATES`. (The count of searches under way, which
+      the emptying reads, is the engine's, shared by threads: a thread's search must
+      not count another's work against its bounds.)
+    - for V3's exact search of an opening turn (:meth:`Engine._reaches`): whether it is
+      used (``exact``); what it derives once from the rule set (``order``, ``near``,
+      ``suits``, ``ranks``, ``kept``); and its tables (``reach``, ``grown``,
+      ``holding``), emptied with the cache of answers.
+    """
 
     __slots__ = (
         "emptied",
@@ -1907,7 +1930,7 @@ class _SearchState:
         #: V3, :meth:`Engine._reaches`: the order its cards are decided in, the wild
         #: cards last (a new meld is then met at its first natural); what the cards of a
         #: hand could add (:meth:`Engine._most_reachable`) and what a meld could grow into
-        #: (:meth:`Engine._growths`), emptied past :data:`_FINISH_SEARCH_LIMIT` entries.
+        #: (:meth:`Engine._growths`), emptied by :meth:`Engine._enter_search`.
         wild = rules.wild
         self.order = tuple(
             sorted((i for i in range(len(wild)) if not wild[i]), key=lambda i: (i % 13, i))
