@@ -19,6 +19,7 @@ functions are).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import pickle
@@ -153,8 +154,32 @@ class SimulationResult:
 
 def _ignore_interrupts() -> None:
     """In a worker process: leave Ctrl-C to the parent, which stops the pool (the workers
-    would otherwise each print a traceback)."""
+    would otherwise each print a traceback). A worker begins with Ctrl-C held back
+    (:func:`_interrupts_held`); one that came meanwhile is dropped here."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _CAN_HOLD:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+#: Whether Ctrl-C can be held back for a moment (POSIX, not Windows).
+_CAN_HOLD: Final = hasattr(signal, "pthread_sigmask")
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C back while the pool starts its workers and takes the games: the workers
+    are made holding it back too, until :func:`_ignore_interrupts` ignores it, and one
+    that reaches this process meanwhile comes when the pool is up. (Caught while the
+    workers were being started, a Ctrl-C could leave a worker's traceback, an error
+    about a thread not started, or a pool that never stopped.)"""
+    if not _CAN_HOLD:
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _name(bot: BotFactory) -> str:
@@ -293,7 +318,9 @@ def simulate(
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
         try:
             # Small chunks: on Ctrl-C the workers finish only the games they hold.
-            collect(pool.map(_play_game, tasks, chunksize=max(1, min(count // 32, 4))))
+            with _interrupts_held():
+                played = pool.map(_play_game, tasks, chunksize=max(1, min(count // 32, 4)))
+            collect(played)
         except BaseException:  # Ctrl-C or an error: drop the games not started
             pool.shutdown(wait=True, cancel_futures=True)
             raise
