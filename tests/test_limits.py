@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -257,6 +258,57 @@ def test_a_seed_that_is_no_text_is_refused_everywhere_a_seed_is_taken() -> None:
     with pytest.raises(BiribaError, match="seed"):
         records.replay(records.loads(record))
     assert Deal.new(seed="é, ß and 7♥").to_dict() == Deal.new(seed="é, ß and 7♥").to_dict()
+
+
+def test_a_rule_set_name_that_is_no_text_is_refused() -> None:
+    # A lone surrogate in a rule set's name was accepted, and writing a record's replay
+    # page or playing in the terminal under that rule set raised UnicodeEncodeError.
+    with pytest.raises(BiribaError, match="UTF-8 can write"):
+        BIRIBA.evolve(name="my\ud800rules")
+    with pytest.raises(BiribaError, match="UTF-8 can write"):
+        RuleSet.from_dict({"name": "my\ud800rules"})
+    with pytest.raises(BiribaError, match="UTF-8 can write"):
+        RuleSet.from_dict({**BIRIBA.evolve(name="mine").to_dict(), "name": "\udfff"})
+    named = BIRIBA.evolve(name="é, ß and 7♥")  # any text UTF-8 writes
+    assert RuleSet.from_dict(named.to_dict()) == named
+
+
+def test_the_rule_sets_card_methods_refuse_what_is_no_card_with_a_type_error() -> None:
+    # They raised AttributeError from inside (``None.index``), or, given a str, read
+    # str.index (copies gave the decks' count).
+    ace = Card.parse("AH")
+    calls: list[Callable[[], object]] = [
+        lambda: BIRIBA.card_value(None),  # type: ignore[arg-type]
+        lambda: BIRIBA.card_value("AH"),  # type: ignore[arg-type]
+        lambda: BIRIBA.is_wild(7),  # type: ignore[arg-type]
+        lambda: BIRIBA.copies(Meld.parse("3H 4H 5H")),  # type: ignore[arg-type]
+        lambda: BIRIBA.copies("AH"),  # type: ignore[arg-type]
+        lambda: BIRIBA.cards_value([ace, None]),  # type: ignore[list-item]
+        lambda: BIRIBA.cards_value("AH KH"),  # type: ignore[arg-type]
+        lambda: BIRIBA.cards_value(5),  # type: ignore[arg-type]
+        lambda: BIRIBA.cards_value(x for x in [ace, 3]),  # type: ignore[misc]
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match=r"RuleSet\.\w+ takes"):
+            call()
+    assert (BIRIBA.card_value(ace), BIRIBA.copies(ace), BIRIBA.is_wild(ace)) == (15, 2, False)
+    assert BIRIBA.cards_value(x for x in [ace, ace]) == 30
+
+
+@pytest.mark.parametrize("text", ["7\u017f", "\u017f7"])  # a long s: upper() gives S
+def test_a_card_is_written_in_ascii_letters_not_letters_that_fold_into_them(text: str) -> None:
+    with pytest.raises(NotationError):
+        Card.parse(text)
+    with pytest.raises(NotationError):
+        Move.parse(f"discard {text}")
+    assert Card.parse("7s") == Card.parse("7S") == Card.parse("7♠")
+
+
+def test_a_move_is_written_in_ascii_letters_not_letters_that_fold_into_them() -> None:
+    for text in ("ta\u212ae", "kozi \u017f", "\u212aozi h"):  # the Kelvin sign: lower() gives k
+        with pytest.raises(NotationError):
+            Move.parse(text)
+    assert str(Move.parse("TAKE")) == "take"
 
 
 def test_an_integer_of_thousands_of_digits_is_counted_exactly() -> None:

@@ -9,6 +9,7 @@ hashing and copying are as cheap as they can be.
 from __future__ import annotations
 
 import enum
+import string
 from collections.abc import Iterable
 from typing import Final, Self, SupportsIndex
 
@@ -37,6 +38,23 @@ __all__ = [
     "indices_of",
     "parse_cards",
 ]
+
+
+#: ASCII's letters to capitals, and to small letters, and no other character: the
+#: notation's letters are ASCII's, and ``str.upper`` would also turn ``"ſ"`` (a long s)
+#: into ``S`` or ``"K"`` (the Kelvin sign) into ``k`` under ``str.lower``.
+_TO_CAPITALS: Final = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
+_TO_SMALL: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def ascii_upper(text: str) -> str:
+    """``text`` with ASCII's small letters as capitals, every other character as it is."""
+    return text.translate(_TO_CAPITALS)
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` with ASCII's capitals as small letters, every other character as it is."""
+    return text.translate(_TO_SMALL)
 
 
 class Suit(enum.IntEnum):
@@ -70,7 +88,7 @@ class Suit(enum.IntEnum):
         """
         if not isinstance(text, str):
             raise TypeError(f"Suit.parse expects a str, got {type(text).__name__}")
-        word = text.strip().upper()
+        word = ascii_upper(text.strip())
         for suit in cls:
             if word in (suit.letter, suit.symbol):
                 return suit
@@ -202,7 +220,7 @@ class Card:
         """
         if not isinstance(text, str):
             raise TypeError(f"Card.parse expects a str, got {type(text).__name__}")
-        card = _PARSE_TABLE.get(text.strip().upper()) if len(text) <= _LONGEST_CARD else None
+        card = _PARSE_TABLE.get(ascii_upper(text.strip())) if len(text) <= _LONGEST_CARD else None
         if card is None:
             raise NotationError(
                 f"{excerpt(text)} is not a card: write rank (A 2-9 T J Q K, or 10) then suit "

@@ -59,6 +59,7 @@ __all__ = [
     "excerpt",
     "is_int",
     "is_points",
+    "is_text",
     "parse_json",
     "reason_of",
     "too_deep",
@@ -196,6 +197,16 @@ def reason_of(error: Exception) -> str:
     return str(error)[:EXCERPT]
 
 
+def is_text(value: str) -> bool:
+    """Whether UTF-8 can write ``value`` (a lone surrogate, as ``"\ud800"``, has no UTF-8
+    form: a file or a page could not hold it)."""
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def check_seed(seed: object, what: str = "seed") -> int | str | None:
     """``seed`` if it is a seed: ``None``, a str that is text (``random.Random`` seeds
     with its UTF-8 bytes: a lone surrogate, as ``"\\ud800"``, has none), or an int of at
@@ -205,14 +216,10 @@ def check_seed(seed: object, what: str = "seed") -> int | str | None:
         raise TypeError(f"{what} must be an int, a str or None, got {type(seed).__name__}")
     if isinstance(seed, int) and _digits(seed) > MAX_SEED_DIGITS:
         raise BiribaError(f"{what} has at most {MAX_SEED_DIGITS:,} digits, got {excerpt(seed)}")
-    if isinstance(seed, str):
-        try:
-            seed.encode()
-        except UnicodeEncodeError:
-            raise BiribaError(
-                f"{what} {excerpt(seed)} is no text: it holds a lone surrogate, which has "
-                f"no UTF-8 form"
-            ) from None
+    if isinstance(seed, str) and not is_text(seed):
+        raise BiribaError(
+            f"{what} {excerpt(seed)} is no text: it holds a lone surrogate, which has no UTF-8 form"
+        )
     return seed
 
 

@@ -26,7 +26,7 @@ from typing import ClassVar, Final
 
 import attrs
 
-from biriba.cards import Card, Suit
+from biriba.cards import Card, Suit, ascii_lower
 from biriba.errors import InvalidMeldError, NotationError
 from biriba.limits import check_text, excerpt, is_int, whole_number
 from biriba.melds import Meld
@@ -87,7 +87,7 @@ class Move:
         words = text.replace("->", " -> ").split()
         if not words:
             raise NotationError(f"{excerpt(text)} is not a move: write {_HEADS}")
-        head = words[0].lower()
+        head = ascii_lower(words[0])
         rest = words[1:]
         if head in _BARE:
             if rest:

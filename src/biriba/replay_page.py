@@ -43,7 +43,7 @@ import attrs
 
 from biriba.deal import Deal
 from biriba.errors import BiribaError, RecordError
-from biriba.limits import MAX_TEXT, excerpt, reason_of
+from biriba.limits import MAX_TEXT, excerpt, is_text, reason_of
 from biriba.match import Match
 from biriba.records import DealRecord, MatchRecord, replay
 from biriba.rules import RuleSet
@@ -236,12 +236,10 @@ def _check_title(title: object) -> None:
         raise BiribaError(
             f"title {excerpt(title)} is longer than {MAX_TEXT:,} characters, a page title's most"
         )
-    try:
-        title.encode("utf-8")
-    except UnicodeEncodeError as error:
+    if not is_text(title):
         raise BiribaError(
-            f"title {excerpt(title)} is not text UTF-8 can write: {error.reason}"
-        ) from None
+            f"title {excerpt(title)} is not text UTF-8 can write: it holds a lone surrogate"
+        )
 
 
 def replay_html(

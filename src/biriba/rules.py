@@ -25,7 +25,7 @@ from biriba.cards import (
     Counts,
 )
 from biriba.errors import BiribaError
-from biriba.limits import excerpt, is_int, whole_number
+from biriba.limits import excerpt, is_int, is_text, whole_number
 
 __all__ = [
     "BIRIBA",
@@ -205,6 +205,12 @@ def _natural(instance: object, attribute: attrs.Attribute[int], value: int) -> N
 
 _MAX_NAME: Final = 80
 
+
+def _not_a_card(method: str, value: object) -> TypeError:
+    """The error of the :class:`RuleSet` method ``method`` given ``value`` for a card."""
+    return TypeError(f"RuleSet.{method} takes a Card, got {type(value).__name__}")
+
+
 _ENUMS: Final[dict[str, type[enum.Enum]]] = {
     "PileRestriction": PileRestriction,
     "StockExhausted": StockExhausted,
@@ -236,7 +242,7 @@ def _from_data(key: str, kind: str, value: object, family: str = "biriba") -> ob
         if _is_number(value):
             return value
     elif kind == "str":
-        if isinstance(value, str) and len(value) <= _MAX_NAME:
+        if isinstance(value, str) and len(value) <= _MAX_NAME and is_text(value):
             return value
     elif kind in _ENUMS:
         for member in _ENUMS[kind]:
@@ -259,7 +265,7 @@ def _from_data(key: str, kind: str, value: object, family: str = "biriba") -> ob
 _EXPECTED: Final = {
     "bool": "true or false",
     "int": f"a whole number, at most {_MAX_NUMBER} either way",
-    "str": "a short text",
+    "str": f"a short text (at most {_MAX_NAME} characters that UTF-8 can write)",
     "PileRestriction": " or ".join(repr(m.value) for m in PileRestriction),
     "StockExhausted": " or ".join(repr(m.value) for m in StockExhausted),
     "tuple[int, int]": f"a list of two whole numbers, each at most {_MAX_NUMBER} either way",
@@ -625,14 +631,31 @@ class RuleSet:
 
     # ------------------------------------------------------------------ the rules' questions
     def card_value(self, card: Card) -> int:
-        """What ``card`` is worth in melds and in hands (B8.1, Z1.3; :attr:`card_values`)."""
-        return self.values[card.index]
+        """What ``card`` is worth in melds and in hands (B8.1, Z1.3; :attr:`card_values`).
+        :class:`TypeError` for anything but a :class:`~biriba.Card`."""
+        try:
+            return self.values[card.index]
+        except (AttributeError, TypeError):
+            raise _not_a_card("card_value", card) from None
 
     def cards_value(self, cards: Iterable[Card]) -> int:
         """What ``cards`` are worth (B8.1, Z1.3): the sum of :meth:`card_value`, for a
-        meld's points, the cards left in a hand and (V3) a packet a hand may empty into."""
+        meld's points, the cards left in a hand and (V3) a packet a hand may empty into.
+        :class:`TypeError` for anything but cards."""
         values = self.values
-        return sum([values[card.index] for card in cards])
+        try:
+            return sum([values[card.index] for card in cards])
+        except (AttributeError, TypeError):
+            if isinstance(cards, str) or not isinstance(cards, Iterable):
+                raise TypeError(
+                    f"RuleSet.cards_value takes cards, got {type(cards).__name__}"
+                ) from None
+            # (An iterator is spent: what was wrong in it is not looked for again.)
+            if cards is not iter(cards):
+                for card in cards:
+                    if not isinstance(card, Card):
+                        raise _not_a_card("cards_value", card) from None
+            raise TypeError("RuleSet.cards_value takes cards, and one given is no Card") from None
 
     def counts_value(self, counts: Counts) -> int:
         """What the cards counted by ``counts`` (53 counts, by :attr:`Card.index
@@ -644,11 +667,18 @@ class RuleSet:
     def is_wild(self, card: Card) -> bool:
         """Whether ``card`` is a substitute by nature (B1.3, Z1.2): a joker, or a two when
         :attr:`twos_wild`. A two of a sequence's own suit at rank 2 is still natural there
-        (B3.6) unless :attr:`twos_always_wild`."""
-        return self.wild[card.index]
+        (B3.6) unless :attr:`twos_always_wild`. :class:`TypeError` for anything but a
+        :class:`~biriba.Card`."""
+        try:
+            return self.wild[card.index]
+        except (AttributeError, TypeError):
+            raise _not_a_card("is_wild", card) from None
 
     def copies(self, card: Card) -> int:
-        """How many copies of ``card`` the pack holds (B1.2): one per deck, or the jokers."""
+        """How many copies of ``card`` the pack holds (B1.2): one per deck, or the jokers.
+        :class:`TypeError` for anything but a :class:`~biriba.Card`."""
+        if not isinstance(card, Card):
+            raise _not_a_card("copies", card)
         return self.jokers if card.index == JOKER_INDEX else self.decks
 
     @property
@@ -747,9 +777,10 @@ class RuleSet:
         if not isinstance(data, Mapping):
             raise TypeError(f"RuleSet.from_dict expects a dict, got {type(data).__name__}")
         name = data.get("name")
-        if not isinstance(name, str) or not name or len(name) > _MAX_NAME:
+        if not isinstance(name, str) or not name or len(name) > _MAX_NAME or not is_text(name):
             raise BiribaError(
-                f"a rule set needs a 'name': a non-empty str of at most {_MAX_NAME} characters"
+                f"a rule set needs a 'name': a non-empty str of at most {_MAX_NAME} characters, "
+                f"text UTF-8 can write"
             )
         for key in data:
             if not isinstance(key, str):
