@@ -41,8 +41,8 @@ __all__ = [
 
 
 #: ASCII's letters to capitals, and to small letters, and no other character: the
-#: notation's letters are ASCII's, and ``str.upper`` would also turn ``"ſ"`` (a long s)
-#: into ``S`` or ``"K"`` (the Kelvin sign) into ``k`` under ``str.lower``.
+#: notation's letters are ASCII's, and ``str.upper`` would also turn U+017F (a long s)
+#: into ``S``, or ``str.lower`` U+212A (the Kelvin sign) into ``k``.
 _TO_CAPITALS: Final = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 _TO_SMALL: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 

@@ -198,8 +198,8 @@ def reason_of(error: Exception) -> str:
 
 
 def is_text(value: str) -> bool:
-    """Whether UTF-8 can write ``value`` (a lone surrogate, as ``"\ud800"``, has no UTF-8
-    form: a file or a page could not hold it)."""
+    """Whether UTF-8 can write ``value`` (a lone surrogate, as ``"\\ud800"``, has no
+    UTF-8 form: a file or a page could not hold it)."""
     try:
         value.encode()
     except UnicodeEncodeError:
