@@ -295,7 +295,7 @@ def test_the_rule_sets_card_methods_refuse_what_is_no_card_with_a_type_error() -
     assert BIRIBA.cards_value(x for x in [ace, ace]) == 30
 
 
-@pytest.mark.parametrize("text", ["7\u017f", "\u017f7"])  # a long s: upper() gives S
+@pytest.mark.parametrize("text", ["7\u017f", "T\u017f"])  # a long s: upper() gives S
 def test_a_card_is_written_in_ascii_letters_not_letters_that_fold_into_them(text: str) -> None:
     with pytest.raises(NotationError):
         Card.parse(text)

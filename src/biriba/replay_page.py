@@ -353,7 +353,7 @@ def write_replay_html(
     page = replay_html(record, rules=rules, bottom=bottom, colors=colors, title=title)
     try:
         data = page.encode("utf-8")
-    except UnicodeEncodeError as error:  # (a rule set's name, say, with a lone surrogate)
+    except UnicodeEncodeError as error:  # (text read unchecked, should any be)
         raise BiribaError(f"the page is not text UTF-8 can write: {error.reason}") from None
     try:
         Path(path).write_bytes(data)
