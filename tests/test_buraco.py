@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,13 +28,18 @@ from biriba import (
     Phase,
     RuleSet,
     check_move,
+    enumerate_melds,
     full_pack,
     parse_cards,
 )
+from biriba.engine import Engine
+from biriba.melds import under_rules
 
 from .helpers import deal_at, position, rejects, texts
+from .reference import Reference
 
 C = Card.parse
+DATA = Path(__file__).parent / "data"
 BURACO_2 = RuleSet.named("buraco-2")
 BURACO_6 = RuleSet.named("buraco-6")
 #: Six players in three pairs, with Buraco's two mortos (Z1.1, Z2.1).
@@ -1078,3 +1084,76 @@ def test_B4_5_a_buraco_trap_names_no_rule_buraco_drops() -> None:
         biriba.play("meld 3H 4H 5H")  # 9C 9C left: B4.2 bars both
     assert refused.value.rule == "B4.5"
     assert "(B4.2, B4.3)" in str(refused.value)
+
+
+def _grown_by_the_reference(reference: Reference, meld: Meld) -> bool:
+    """Whether a new meld of six of ``meld``'s cards grows into ``meld`` by additions of
+    its other cards, one at a time, as :mod:`tests.reference` works them out."""
+    goal = tuple(map(str, meld.cards))
+    cards = Counter(goal)
+    frontier = [start for start in reference.new_melds(cards) if len(start) == 6]
+    seen = set(frontier)
+    while frontier:
+        current = frontier.pop()
+        for card in cards - Counter(current):
+            for grown in reference.additions(current, card):
+                if grown == goal:
+                    return True
+                if grown not in seen:
+                    seen.add(grown)
+                    frontier.append(grown)
+    return False
+
+
+def test_Z3_2_an_opening_turn_ends_with_a_meld_past_6_cards_only_grown_from_6() -> None:
+    """Z3.2, Z3.3, Z3.4, B3.9, B3.12, V3: the entry minimum's search of an opening turn
+    lets the turn end with a meld of more than six cards exactly where a new meld of six
+    of its cards grows into it by additions (``Engine._buildable``). Its answer for every
+    such meld of random hands of hearts and substitutes is the reference's
+    (tests/reference.py), which grows every new meld of six of the meld's cards by its
+    own additions. Among them: a sequence closed by a high ace, grown to it with the ace
+    last (Z3.3); and 3H JK 2C 6H JK 2D 9H TH, which no turn builds: a new meld of six
+    of its places holds more substitutes than naturals or leaves a gap that only a
+    substitute could fill, and substitutes are added only at an end (B3.11)."""
+    rules = BURACO.evolve(name="buraco-150", entry_minimum=150)
+    engine = Engine(rules)
+    reference = Reference(rules)
+    unbounded = rules.evolve(name="buraco-any-length", max_new_meld=None)
+    examples = {
+        "8H 9H TH JH QH KH AH": True,
+        "8H 9H TH JH QH KH JK": True,  # the joker as the ace, added last
+        "3H JK 2C 6H JK 2D 9H TH": False,
+        "JK 2C 5H 6H 7H 8H 2D JK": True,
+    }
+    for text, expected in examples.items():
+        meld = under_rules(Meld.parse(text, unbounded), rules)
+        assert _grown_by_the_reference(reference, meld) is expected, text
+        assert engine._buildable(meld) is expected, text
+    rng = random.Random(3)
+    hearts = [f"{rank}H" for rank in "A3456789TJQK"]
+    wild = ["2C", "2D", "2H", "2S", "JK", "JK"]
+    answers: Counter[bool] = Counter()
+    for _ in range(12):
+        hand = rng.sample(hearts, rng.randint(4, 9)) + rng.sample(wild, rng.randint(1, 4))
+        melds = [m for m in enumerate_melds(parse_cards(" ".join(hand)), unbounded) if len(m) > 6]
+        for meld in rng.sample(melds, min(6, len(melds))):
+            meld = under_rules(meld, rules)
+            expected = _grown_by_the_reference(reference, meld)
+            assert engine._buildable(meld) is expected, meld
+            answers[expected] += 1
+    assert answers[True] >= 20 and answers[False] >= 1, answers
+
+
+def test_V3_a_minimum_of_150_does_not_stop_a_buraco_deal() -> None:
+    """V3, Z3.2: under ``buraco-6`` with a minimum of 150, the opening turn of a hand of
+    18 cards, five of them twos, has its 66 moves listed at once. The
+    look-ahead that went move by move (a new meld has at most six cards, so the exact
+    search of an opening turn was not used) met more than 500,000 states and raised,
+    after about 20 s, so the position could not even be loaded. The same moves are found
+    by the reference (tests/reference.py), which takes minutes."""
+    data = json.loads((DATA / "buraco6_minimum_150.json").read_text(encoding="utf-8"))
+    deal = Deal.from_dict(data)
+    assert deal.position.opening and len(deal.hand(2)) == 18
+    moves = texts(deal)
+    assert len(moves) == 66
+    assert all(move.startswith(("meld", "discard")) for move in moves)

@@ -988,6 +988,10 @@ V3_EXACT_RULES = [
     BIRIBA.evolve(name="v3-twos-wild", entry_minimum=120, twos_always_wild=True),
     RuleSet.named("biriba-2").evolve(name="v3-2-players", entry_minimum=120),
     RuleSet.named("biriba-6").evolve(name="v3-6-players", entry_minimum=120),
+    # Z3.2: a new meld of at most 6 cards, grown past it; Z3.4: any number of substitutes.
+    *(BURACO.evolve(name=f"buraco-{minimum}", entry_minimum=minimum) for minimum in (50, 90, 150)),
+    RuleSet.named("buraco-2").evolve(name="buraco-2-120", entry_minimum=120),
+    RuleSet.named("buraco-6").evolve(name="buraco-6-90", entry_minimum=90),
 ]
 
 
@@ -1004,6 +1008,25 @@ def test_V3_the_exact_search_lists_the_moves_of_the_move_by_move_one(rules: Rule
             assert listed == oracle.legal_moves(turn), turn
             compared += 1
     assert compared > 5
+
+
+def test_V3_the_minimum_may_need_a_meld_grown_past_a_new_melds_length() -> None:
+    """V3, Z3.2 (as an option of Biriba), B5.2: with new melds of at most 6 cards and a
+    minimum of 80, this hand of 80 points reaches it only by melding every card, so it
+    empties into the reserve, which needs a biriba: the seven hearts must become one
+    meld, laid as six and grown by the seventh. Laying the clubs first is legal, as the
+    search that tries every order of moves finds: the exact search of an opening turn
+    counts the biriba its undecided cards can still grow into."""
+    rules = BIRIBA.evolve(name="biriba-new-6", max_new_meld=6, entry_minimum=80)
+    deal = deal_at(rules=rules, hands={0: "3C 4C 5C 7H 8H 9H TH JH QH KH"}, opening=True)
+    moves = texts(deal)
+    assert "meld 3C 4C 5C" in moves and "meld 7H 8H 9H TH JH QH KH" not in moves
+    assert moves == {
+        str(move) for move in Engine(rules, plain_bound=True).legal_moves(deal.position)
+    }
+    for move in ("meld 3C 4C 5C", "meld 7H 8H 9H TH JH QH", "add 1 KH"):
+        deal.play(move)
+    assert deal.melds(0)[1].is_biriba and deal.position.received[0]
 
 
 def test_V3_a_minimum_of_150_does_not_stop_a_deal() -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import compress, count
-from operator import mul
+from operator import le, mul
 from typing import Any, Final, NamedTuple, TypeVar, cast
 
 from biriba import enumeration
@@ -40,7 +40,7 @@ from biriba.enumeration import melds_from_counts_unchecked, parts_and_substitute
 from biriba.errors import BiribaError, InvalidMeldError
 from biriba.limits import MAX_SEARCH_MELDS, MAX_SEARCH_STATES
 from biriba.making import add_unchecked
-from biriba.melds import Meld, fits_in_one_place, sequence_suit
+from biriba.melds import Meld, MeldKind, fits_in_one_place, sequence_suit, under_rules
 from biriba.moves import (
     AddToMeld,
     Discard,
@@ -432,7 +432,7 @@ class Engine:
         #: entry minimum, V3, never asks what the packet could lay: it must be reached
         #: before the hand empties into the packet.)
         self.packet_unseen_ok = rules.reserve_size >= max(self.free_hand, most_copies + 1)
-        self._finish_cache: dict[Situation, bool] = {}
+        self._finish_cache: dict[object, bool] = {}
         #: How many look-aheads are under way (:meth:`_finishes` asks itself, through
         #: :meth:`_after_refusal`, and an opening turn's :meth:`play_moves` counts as
         #: one): the cache is emptied past :data:`_FINISH_CACHE_LIMIT` only when none
@@ -1164,18 +1164,17 @@ class Engine:
             if size == 1 and not barred and self.hand_discard_refusal(situation, 1) is None:
                 return True
         cache = self._finish_cache
-        key = situation
+        key: object = situation
         melds = situation.melds
         opening = situation.opening
-        if opening and len(melds) > 1:
+        if opening and (len(melds) > 1 or self._search.twins):
             # V3: every meld of the team was laid this turn; what can still be done does
             # not depend on the order they were laid in, so the search meets each set of
-            # melds once, in one order.
+            # melds once, in one order; nor, where a meld may hold more than one
+            # substitute, on which of them stands where (_interchangeable).
             hand, _, received, packet, pile_card, _ = situation
-            key = _new_situation(
-                Situation,
-                (hand, tuple(sorted(melds, key=hash)), received, packet, pile_card, opening),
-            )
+            laid = map(_interchangeable, melds) if self._search.twins else melds
+            key = (hand, tuple(sorted(laid, key=hash)), received, packet, pile_card)
         found = cache.get(key)
         if found is None:
             self._enter_search()
@@ -1215,18 +1214,19 @@ class Engine:
 
     # ------------------------------------------------ V3: the opening turn's exact search
     def _reaches(self, situation: Situation, size: int) -> bool:
-        """V3, an opening turn under a rule set that bounds no new meld's length (Z3.2):
-        whether the team's melds can still reach the entry minimum this turn, and the
-        turn then end (B4.5), from ``situation`` (whose melds, all laid this turn, lack
-        some of it; its hand holds ``size`` cards).
+        """V3, an opening turn: whether the team's melds can still reach the entry
+        minimum this turn, and the turn then end (B4.5), from ``situation`` (whose melds,
+        all laid this turn, lack some of it; its hand holds ``size`` cards).
 
         Every meld of the team was laid this turn, so what the turn can end with is a set
-        of melds, whatever the order its moves were played in, and a meld of any length
-        can be laid at once. So the search decides the hand's cards one at a time, the
+        of melds, whatever the order its moves were played in: each a meld the turn can
+        lay at once, or, where a new meld has at most so many cards (Z3.2), one such
+        grows into by additions (:meth:`_new_melds`). So the search decides the hand's cards one at a time, the
         lowest undecided first (:attr:`_SearchState.order`): it stays in hand, or goes
         into a new meld of undecided cards that holds it, or grows one of the melds on
         the table, each grown once, by every card it will take (:meth:`_growths`). Each
-        set of melds is met once, in that order. Once the melds reach the minimum, the
+        set of melds is met once, in that order (of melds that differ only in which of
+        their substitutes stands where, one: :func:`_interchangeable`). Once the melds reach the minimum, the
         look-ahead without a minimum (:meth:`_after_refusal`) says whether the turn can
         end from there. Below it, a branch is cut where no way of deciding the rest both
         reaches the minimum and leaves a hand that could end the turn
@@ -1466,17 +1466,92 @@ class Engine:
         key = _within(counts, search.near[index]) + _BYTES[index]
         listed = search.holding.get(key)
         if listed is None:
-            card = CARDS[index]
-            listed = search.holding[key] = [
-                meld
-                for meld in melds_from_counts_unchecked(key[:-1], self.rules)
-                if card in meld.cards
-            ]
+            listed = search.holding[key] = self._new_melds(key[:-1], CARDS[index])
         mine = search.local
         mine.melds += len(listed)
         if mine.melds > MAX_SEARCH_MELDS:
             raise self._search_too_long(f"lists more than {MAX_SEARCH_MELDS:,} melds")
         return listed
+
+    def _new_melds(self, counts: Counts, card: Card) -> list[Meld]:
+        """:meth:`_melds_holding`: every meld of the cards ``counts`` that holds ``card``
+        and that the turn can lay, at once or grown by additions. Where the rule set
+        bounds a new meld's length (Z3.2), that is every meld of any length that one of
+        that length grows into (:meth:`_buildable`); of melds that differ only in which
+        of their interchangeable substitutes stands where, one (:func:`_interchangeable`:
+        what one can do, the other can)."""
+        rules = self.rules
+        unbounded = self._search.unbounded
+        if unbounded is None:
+            return [
+                meld for meld in melds_from_counts_unchecked(counts, rules) if card in meld.cards
+            ]
+        found: dict[object, Meld] = {}
+        for listed in melds_from_counts_unchecked(counts, unbounded):
+            if card not in listed.cards:
+                continue
+            key = _interchangeable(listed)
+            if key in found:
+                continue
+            meld = under_rules(listed, rules)
+            if self._buildable(meld):
+                found[key] = meld
+        return list(found.values())
+
+    def _buildable(self, meld: Meld) -> bool:
+        """Z3.2: whether ``meld`` can be on the table at the end of a turn that lays it
+        from the hand: it is no longer than a new meld may be, or a new meld of that
+        length grows into it by additions of its other cards (B3.12). Worked out once for
+        each arrangement of naturals and substitutes (:func:`_shape`)."""
+        most = self.rules.max_new_meld
+        if most is None or len(meld.cards) <= most:
+            return True
+        memo = self._search.buildable
+        shape = _shape(meld)
+        found = memo.get(shape)
+        if found is None:
+            # First from the stretches of its own places (a sequence grown at its ends),
+            # then, where none grows into it, from every meld of its cards of that length
+            # (a natural may also take a substitute's place, B3.9).
+            counts = counts_of(meld.cards)
+            goal = _interchangeable(meld)
+            found = any(
+                self._grows_into(start, counts, goal) for start in self._stretches(meld, most)
+            ) or any(
+                self._grows_into(start, counts, goal)
+                for start in melds_from_counts_unchecked(counts, self.rules)
+                if len(start.cards) == most
+            )
+            memo[shape] = found
+        return found
+
+    def _grows_into(self, start: Meld, counts: Counts, goal: object) -> bool:
+        """:meth:`_buildable`: whether ``start``, grown by additions of the cards
+        ``counts`` holds beyond its own, can be a meld of key ``goal``
+        (:func:`_interchangeable`)."""
+        return any(
+            _interchangeable(grown) == goal
+            for grown, _ in self._grown_from(start, _plus(counts, start.cards, -1))
+        )
+
+    def _stretches(self, meld: Meld, length: int) -> Iterator[Meld]:
+        """:meth:`_buildable`: the melds of ``length`` cards that ``meld``, a sequence,
+        holds in a row, each as a valid meld with its cards in the same places."""
+        if meld.kind is not MeldKind.SEQUENCE:
+            return
+        cards = meld.cards
+        subs = meld.substitute_positions
+        low = meld.low
+        assert low is not None
+        for first in range(len(cards) - length + 1):
+            try:
+                start = Meld.from_cards(cards[first : first + length], self.rules)
+            except InvalidMeldError:
+                continue
+            if start.low == low + first and start.substitute_positions == tuple(
+                [i - first for i in subs if first <= i < first + length]
+            ):
+                yield start
 
     def _growths(
         self, meld: Meld, counts: Counts, index: int
@@ -1503,16 +1578,22 @@ class Engine:
         key = (meld, counts)
         found = memo.get(key)
         if found is None:
-            grown: dict[tuple[Meld, tuple[Card, ...]], None] = {}
-            frontier: list[tuple[Meld, tuple[Card, ...]]] = [(meld, ())]
-            while frontier:
-                current, cards = frontier.pop()
-                for _, card, result, _ in additions(_plus(counts, cards, -1), (current,)):
-                    step = (result, tuple(sorted((*cards, card))))
-                    if step not in grown:
-                        grown[step] = None
-                        frontier.append(step)
-            found = memo[key] = tuple(grown)
+            # What the meld grows into from more cards, those whose cards added are in
+            # ``counts``: the same growths, each reached by the same additions. The
+            # search asks of fewer and fewer cards, so the meld is grown once from the
+            # most cards it was asked of (or from more, where a later hand holds some
+            # that one lacked).
+            widest = search.widest.get(meld)
+            if widest is None or not all(map(le, counts, widest[0])):
+                wide = counts if widest is None else bytes(map(max, counts, widest[0]))
+                widest = search.widest[meld] = (wide, _all_growths(meld, wide))
+            found = memo[key] = tuple(
+                [
+                    step
+                    for step, needs in widest[1]
+                    if all([counts[index] >= copies for index, copies in needs])
+                ]
+            )
         return found
 
     def _meet_state(self) -> None:
@@ -1564,7 +1645,10 @@ class Engine:
         if len(cache) >= limit:
             cache.clear()
         # V3's exact search: its tables, by the same limits.
-        if len(search.reach) + len(search.grown) + len(search.holding) >= limit:
+        if (
+            len(search.reach) + len(search.grown) + len(search.holding) + len(search.widest)
+            >= limit
+        ):
             search.empty()
         self._searching += 1
         # This thread's own count of what its search lists and meets, from its start.
@@ -1886,6 +1970,76 @@ class Engine:
         )
 
 
+def _all_growths(
+    meld: Meld, counts: Counts
+) -> list[tuple[tuple[Meld, tuple[Card, ...]], tuple[tuple[int, int], ...]]]:
+    """:meth:`Engine._grown_from`: every meld ``meld`` grows into by adding cards of
+    ``counts`` one at a time (B3.8 to B3.12), each once of melds that differ only in
+    which of their substitutes stands where (:func:`_interchangeable`), with the cards
+    added (in index order) and those cards as ``(index, copies)`` pairs."""
+    grown: dict[tuple[object, tuple[Card, ...]], tuple[Meld, tuple[Card, ...]]] = {}
+    frontier: list[tuple[Meld, tuple[Card, ...]]] = [(meld, ())]
+    while frontier:
+        current, cards = frontier.pop()
+        for _, card, result, _ in additions(_plus(counts, cards, -1), (current,)):
+            added = tuple(sorted((*cards, card)))
+            twin = (_interchangeable(result), added)
+            if twin not in grown:
+                step = grown[twin] = (result, added)
+                frontier.append(step)
+    return [
+        (step, tuple([(card.index, step[1].count(card)) for card in dict.fromkeys(step[1])]))
+        for step in grown.values()
+    ]
+
+
+def _arrangement(meld: Meld) -> tuple[object, ...]:
+    """``meld`` as what sets it apart on the table: a sequence's cards place by place
+    (and which are substitutes), a group's cards in any order."""
+    subs = meld.substitute_positions
+    cards = meld.cards
+    if meld.kind is MeldKind.SEQUENCE:
+        return (meld.suit, meld.low, tuple([(c.index, i in subs) for i, c in enumerate(cards)]))
+    return (meld.kind, meld.rank, tuple(sorted([c.index for c in cards])), len(subs))
+
+
+def _interchangeable(meld: Meld) -> object:
+    """A key that melds share when they differ only in which of their substitutes stands
+    where, none of them a two of the sequence's own suit (which may yet stand natural at
+    rank 2, Z3.5, B3.9): each can then do what the other can, move for move, with the
+    same cards. (Only a meld of two substitutes or more has such twins; a group's cards
+    may be in any order.)"""
+    if meld.kind is not MeldKind.SEQUENCE:
+        return _arrangement(meld)
+    subs = meld.substitute_positions
+    cards = meld.cards
+    own_two = sequence_suit(meld) * 13 + 1
+    places = [card.index for card in cards]
+    others = []
+    for i in subs:
+        index = places[i]
+        if index != own_two:
+            places[i] = -1
+            others.append(index)
+    others.sort()
+    return (own_two, meld.low, tuple(places), tuple(others))
+
+
+def _shape(meld: Meld) -> tuple[object, ...]:
+    """What :meth:`Engine._buildable` depends on: a sequence's first rank and, place by
+    place, whether its card is a natural, a natural two, a two of its suit standing as a
+    substitute or another substitute; a group's or wild meld's kind and counts."""
+    subs = meld.substitute_positions
+    cards = meld.cards
+    if meld.kind is not MeldKind.SEQUENCE:
+        return (meld.kind, len(cards), len(subs))
+    own_two = sequence_suit(meld) * 13 + 1
+    roles = [int(card.index == own_two) for card in cards]
+    for i in subs:
+        roles[i] += 2
+    return (meld.low, tuple(roles))
+
+
 class _SearchState:
     """What an engine keeps of its look-ahead's searches:
 
@@ -1902,11 +2056,13 @@ class _SearchState:
       not count another's work against its bounds.)
     - for V3's exact search of an opening turn (:meth:`Engine._reaches`): whether it is
       used (``exact``); what it derives once from the rule set (``order``, ``near``,
-      ``suits``, ``ranks``, ``kept``); and its tables (``reach``, ``grown``,
-      ``holding``), emptied with the cache of answers.
+      ``suits``, ``ranks``, ``kept``, ``twins``, ``unbounded``); and its tables
+      (``reach``, ``grown``, ``widest``, ``holding``, ``buildable``), emptied with the
+      cache of answers.
     """
 
     __slots__ = (
+        "buildable",
         "emptied",
         "exact",
         "grown",
@@ -1918,15 +2074,37 @@ class _SearchState:
         "ranks",
         "reach",
         "suits",
+        "twins",
+        "unbounded",
+        "widest",
     )
 
     def __init__(self, emptied: int, rules: RuleSet, free_hand: int, exact: bool) -> None:
         self.emptied = emptied
         self.local: Any = threading.local()
-        #: V3: whether an opening turn's look-ahead is :meth:`Engine._reaches`, which
-        #: needs a rule set that bounds no new meld's length (Z3.2); else it goes move by
-        #: move.
-        self.exact = exact and rules.max_new_meld is None
+        #: V3: whether an opening turn's look-ahead is :meth:`Engine._reaches` (else it
+        #: goes move by move, trying every order of moves).
+        self.exact = exact
+        #: With ``exact``, whether a meld may hold two substitutes or more (V7, Z3.4,
+        #: Z3.7), which then have twins that differ only in which stands where
+        #: (:func:`_interchangeable`): the look-ahead answers an opening turn once for
+        #: all twins.
+        self.twins = exact and (rules.max_substitutes != 1 or rules.wild_melds)
+        #: Z3.2: where the rule set bounds a new meld's length, the same rules without the
+        #: bound, under which the exact search lists the melds a turn can end with (those
+        #: a new meld grows into, :meth:`Engine._buildable`, whose answers by shape are in
+        #: ``buildable``); ``None`` where it bounds none.
+        self.unbounded = None if rules.max_new_meld is None else rules.evolve(max_new_meld=None)
+        self.buildable: dict[object, bool] = {}
+        #: :meth:`Engine._grown_from`: for each meld, the most cards it was grown from
+        #: and every growth of them, with the cards each needs.
+        self.widest: dict[
+            Meld,
+            tuple[
+                Counts,
+                list[tuple[tuple[Meld, tuple[Card, ...]], tuple[tuple[int, int], ...]]],
+            ],
+        ] = {}
         #: V3, :meth:`Engine._reaches`: the order its cards are decided in, the wild
         #: cards last (a new meld is then met at its first natural); what the cards of a
         #: hand could add (:meth:`Engine._most_reachable`) and what a meld could grow into
@@ -1962,10 +2140,13 @@ class _SearchState:
         self.grown: dict[tuple[Meld, Counts], tuple[tuple[Meld, tuple[Card, ...]], ...]] = {}
 
     def empty(self) -> None:
-        """Empty the V3 search's tables (``reach``, ``grown``, ``holding``)."""
+        """Empty the V3 search's tables (``reach``, ``grown``, ``widest``, ``holding``,
+        ``buildable``)."""
         self.reach.clear()
         self.grown.clear()
         self.holding.clear()
+        self.buildable.clear()
+        self.widest.clear()
 
 
 #: V3, :meth:`Engine._most_reachable`: the points of what no way of deciding leaves (far

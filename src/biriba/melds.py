@@ -795,6 +795,13 @@ def sequence_suit(meld: Meld) -> int:
     return meld._suit_or_rank if meld.kind is MeldKind.SEQUENCE else -1
 
 
+def under_rules(meld: Meld, rules: RuleSet) -> Meld:
+    """``meld``'s cards in the same places, as a meld of ``rules``, unchecked: for the
+    look-ahead (V3, Z3.2), which lists melds under a rule set that differs from
+    ``rules`` only in how long a new meld may be, and plays them under ``rules``."""
+    return Meld.unchecked(meld.kind, meld.cards, rules, meld._suit_or_rank, meld._low, meld._subs)
+
+
 def fits_in_one_place(meld: Meld, index: int) -> bool | None:
     """Whether the card of index ``index`` can be added to ``meld`` when the meld takes
     a card in one place at most (a group, a meld of substitutes), found without making
