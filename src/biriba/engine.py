@@ -1221,16 +1221,16 @@ class Engine:
         Every meld of the team was laid this turn, so what the turn can end with is a set
         of melds, whatever the order its moves were played in: each a meld the turn can
         lay at once, or, where a new meld has at most so many cards (Z3.2), one such
-        grows into by additions (:meth:`_new_melds`). So the search decides the hand's cards one at a time, the
-        lowest undecided first (:attr:`_SearchState.order`): it stays in hand, or goes
-        into a new meld of undecided cards that holds it, or grows one of the melds on
-        the table, each grown once, by every card it will take (:meth:`_growths`). Each
-        set of melds is met once, in that order (of melds that differ only in which of
-        their substitutes stands where, one: :func:`_interchangeable`). Once the melds reach the minimum, the
-        look-ahead without a minimum (:meth:`_after_refusal`) says whether the turn can
-        end from there. Below it, a branch is cut where no way of deciding the rest both
-        reaches the minimum and leaves a hand that could end the turn
-        (:meth:`_could_end`).
+        grows into by additions (:meth:`_new_melds`). So the search decides the hand's
+        cards one at a time, the lowest undecided first (:attr:`_SearchState.order`): it
+        stays in hand, or goes into a new meld of undecided cards that holds it, or grows
+        one of the melds on the table, each grown once, by every card it will take
+        (:meth:`_growths`). Each set of melds is met once, in that order (of melds that
+        differ only in which of their substitutes stands where, one:
+        :func:`_interchangeable`). Once the melds reach the minimum, the look-ahead
+        without a minimum (:meth:`_after_refusal`) says whether the turn can end from
+        there. Below it, a branch is cut where no way of deciding the rest both reaches
+        the minimum and leaves a hand that could end the turn (:meth:`_could_end`).
         """
         melds = situation.melds
         pile_card = situation.pile_card
@@ -1246,15 +1246,22 @@ class Engine:
             False,
             pile_card.index if pile_card is not None else -1,
         )
-        # First a quick search, bounded only by the undecided cards' values: a way is
-        # often found at once; where none is found within _QUICK_STATES, the search
-        # that works out exactly what the undecided cards could do. (Each search holds
-        # its own count: where a card is worth less than nothing, the look-ahead from
-        # the minimum reached may fall short of it again and search anew, inside.)
+        # First a quick search, bounded only by the undecided cards' values, which grows
+        # no meld (what a meld grows into is what costs, _grown_from): a way is often
+        # found at once. Where none is found within _QUICK_STATES, or none without
+        # growing a meld that could have grown, the search that grows them and works
+        # out exactly what the undecided cards could do. (Each search holds its own
+        # count: where a card is worth less than nothing, the look-ahead from the
+        # minimum reached may fall short of it again and search anew, inside.)
+        quick = [_QUICK_STATES, 0]
         try:
-            return self._reach_from(*start, [_QUICK_STATES])
+            if self._reach_from(*start, quick):
+                return True
+            if not quick[1]:
+                return False
         except _OutOfQuickStates:
-            return self._reach_from(*start, None)
+            pass
+        return self._reach_from(*start, None)
 
     def _reach_from(
         self,
@@ -1274,8 +1281,9 @@ class Engine:
         the team's ``melds`` (worth ``points``), ``kept`` cards decided to stay (one of
         them not the card of index ``barred``, B4.2, if ``free``), the cards
         ``undecided`` still to decide and the melds of indices ``growable`` not grown
-        yet; in the quick search, ``quick`` holds the count of states it may still
-        meet (:exc:`_OutOfQuickStates` past it), and is ``None`` in the exact one."""
+        yet; in the quick search, which grows no meld, ``quick`` holds the count of
+        states it may still meet (:exc:`_OutOfQuickStates` past it) and then 1 once it
+        has left a meld that could grow ungrown, and is ``None`` in the exact one."""
         if points >= self._minimum:
             return self._after_refusal(root, size, removed, melds, 0) is None
         self._meet_state()
@@ -1314,24 +1322,28 @@ class Engine:
                 quick,
             ):
                 return True
-        for i in growable:
-            meld = melds[i]
-            others = tuple([j for j in growable if j != i])
-            for grown, cards in self._growths(meld, undecided, index):
-                if self._reach_from(
-                    root,
-                    size,
-                    _plus(undecided, cards, -1),
-                    (*removed, *cards),
-                    (*melds[:i], grown, *melds[i + 1 :]),
-                    others,
-                    points + grown.points - meld.points,
-                    kept,
-                    free,
-                    barred,
-                    quick,
-                ):
-                    return True
+        if quick is not None:
+            if growable:
+                quick[1] = 1  # a meld not grown: the quick search's False is not final
+        else:
+            for i in growable:
+                meld = melds[i]
+                others = tuple([j for j in growable if j != i])
+                for grown, cards in self._growths(meld, undecided, index):
+                    if self._reach_from(
+                        root,
+                        size,
+                        _plus(undecided, cards, -1),
+                        (*removed, *cards),
+                        (*melds[:i], grown, *melds[i + 1 :]),
+                        others,
+                        points + grown.points - meld.points,
+                        kept,
+                        free,
+                        barred,
+                        quick,
+                    ):
+                        return True
         # The card stays in hand.
         return self._reach_from(
             root,
@@ -1459,9 +1471,9 @@ class Engine:
         return -1
 
     def _melds_holding(self, counts: Counts, index: int) -> list[Meld]:
-        """Every meld of the cards ``counts`` that holds the card of index ``index``
-        (listed from the cards that may share a meld with it), counted against
-        :data:`~biriba.limits.MAX_SEARCH_MELDS`."""
+        """Every meld of the cards ``counts`` that holds the card of index ``index`` and
+        that a turn can end with (:meth:`_new_melds`, listed from the cards that may share
+        a meld with it), counted against :data:`~biriba.limits.MAX_SEARCH_MELDS`."""
         search = self._search
         key = _within(counts, search.near[index]) + _BYTES[index]
         listed = search.holding.get(key)
@@ -1581,12 +1593,12 @@ class Engine:
             # What the meld grows into from more cards, those whose cards added are in
             # ``counts``: the same growths, each reached by the same additions. The
             # search asks of fewer and fewer cards, so the meld is grown once from the
-            # most cards it was asked of (or from more, where a later hand holds some
-            # that one lacked).
+            # most cards it was asked of, and again from a hand that holds a card those
+            # lack. (Not from both: the cards of two hands together could hold far
+            # more substitutes than either, and a meld far more growths.)
             widest = search.widest.get(meld)
             if widest is None or not all(map(le, counts, widest[0])):
-                wide = counts if widest is None else bytes(map(max, counts, widest[0]))
-                widest = search.widest[meld] = (wide, _all_growths(meld, wide))
+                widest = search.widest[meld] = (counts, _all_growths(meld, counts))
             found = memo[key] = tuple(
                 [
                     step
