@@ -1598,7 +1598,10 @@ class Engine:
             # more substitutes than either, and a meld far more growths.)
             widest = search.widest.get(meld)
             if widest is None or not all(map(le, counts, widest[0])):
-                widest = search.widest[meld] = (counts, _all_growths(meld, counts))
+                widest = search.widest[meld] = (
+                    counts,
+                    _all_growths(meld, counts, search.twins_met),
+                )
             found = memo[key] = tuple(
                 [
                     step
@@ -1657,10 +1660,8 @@ class Engine:
         if len(cache) >= limit:
             cache.clear()
         # V3's exact search: its tables, by the same limits.
-        if (
-            len(search.reach) + len(search.grown) + len(search.holding) + len(search.widest)
-            >= limit
-        ):
+        held = len(search.reach) + len(search.grown) + len(search.holding)
+        if held + len(search.widest) + len(search.twins_met) // 2 >= limit:
             search.empty()
         self._searching += 1
         # This thread's own count of what its search lists and meets, from its start.
@@ -1983,25 +1984,32 @@ class Engine:
 
 
 def _all_growths(
-    meld: Meld, counts: Counts
+    meld: Meld, counts: Counts, twins: dict[object, Meld]
 ) -> list[tuple[tuple[Meld, tuple[Card, ...]], tuple[tuple[int, int], ...]]]:
     """:meth:`Engine._grown_from`: every meld ``meld`` grows into by adding cards of
     ``counts`` one at a time (B3.8 to B3.12), each once of melds that differ only in
     which of their substitutes stands where (:func:`_interchangeable`), with the cards
-    added (in index order) and those cards as ``(index, copies)`` pairs."""
-    grown: dict[tuple[object, tuple[Card, ...]], tuple[Meld, tuple[Card, ...]]] = {}
+    added (in index order) and those cards as ``(index, copies)`` pairs.
+
+    Each meld met stands for all its twins, one for the whole search (``twins`` maps a
+    meld and its key to it): the melds a card can grow it into are then worked out once
+    (:meth:`Meld.extensions_of_index <biriba.Meld.extensions_of_index>` keeps them),
+    whichever meld's growths meet it."""
+    grown: dict[tuple[Meld, tuple[Card, ...]], None] = {}
     frontier: list[tuple[Meld, tuple[Card, ...]]] = [(meld, ())]
     while frontier:
         current, cards = frontier.pop()
         for _, card, result, _ in additions(_plus(counts, cards, -1), (current,)):
-            added = tuple(sorted((*cards, card)))
-            twin = (_interchangeable(result), added)
-            if twin not in grown:
-                step = grown[twin] = (result, added)
+            twin = twins.get(result)
+            if twin is None:
+                twin = twins[result] = twins.setdefault(_interchangeable(result), result)
+            step = (twin, tuple(sorted((*cards, card))))
+            if step not in grown:
+                grown[step] = None
                 frontier.append(step)
     return [
         (step, tuple([(card.index, step[1].count(card)) for card in dict.fromkeys(step[1])]))
-        for step in grown.values()
+        for step in grown
     ]
 
 
@@ -2087,6 +2095,7 @@ class _SearchState:
         "reach",
         "suits",
         "twins",
+        "twins_met",
         "unbounded",
         "widest",
     )
@@ -2108,6 +2117,9 @@ class _SearchState:
         #: ``buildable``); ``None`` where it bounds none.
         self.unbounded = None if rules.max_new_meld is None else rules.evolve(max_new_meld=None)
         self.buildable: dict[object, bool] = {}
+        #: :func:`_all_growths`: the one meld that stands for each meld met and its
+        #: twins, under the meld and under its key (:func:`_interchangeable`).
+        self.twins_met: dict[object, Meld] = {}
         #: :meth:`Engine._grown_from`: for each meld, the most cards it was grown from
         #: and every growth of them, with the cards each needs.
         self.widest: dict[
@@ -2159,6 +2171,7 @@ class _SearchState:
         self.holding.clear()
         self.buildable.clear()
         self.widest.clear()
+        self.twins_met.clear()
 
 
 #: V3, :meth:`Engine._most_reachable`: the points of what no way of deciding leaves (far
