@@ -97,9 +97,9 @@ MAX_MOVES: Final = 100_000
 #: in all under ``buraco``, 112,988 of them sequences of two substitutes or more.
 MAX_LISTED_MELDS: Final = 300_000
 #: The most melds one search of the look-ahead lists, over all the hands it meets (the
-#: entry minimum's search, V3, and B4.5's, which seldom lists any; under Biriba's rule
-#: sets an opening turn's search counts the melds it follows, those holding the card it
-#: decides). One search is the
+#: entry minimum's search, V3, and B4.5's, which seldom lists any; an opening turn's
+#: search counts the melds it follows, those holding the card it decides). One search
+#: is the
 #: list of an opening turn's moves, or the check of one move (``play``, ``is_legal``),
 #: counted apart for each thread; the answers the engine keeps from earlier searches
 #: are not counted again, so a position near the bound may be refused from an empty
@@ -109,20 +109,20 @@ MAX_LISTED_MELDS: Final = 300_000
 #: move by move; it is now refused after 3.3). Past this
 #: many, listing the moves raises a :class:`~biriba.BiribaError` (an
 #: :class:`~biriba.InvalidPositionError` when the position is read as data) instead. The
-#: worst of 20 random deals with a minimum of 150 lists 27,000 under ``biriba``,
-#: 220,000 under ``buraco`` (searched move by move, Z3.2).
+#: worst of 20 random deals with a minimum of 150 lists 33,000 under ``biriba`` and
+#: 52,000 under ``buraco`` (223,000 when its search went move by move, Z3.2).
 MAX_SEARCH_MELDS: Final = 2_000_000
 #: The most states one search of the look-ahead works out (a hand and its team's melds,
-#: or under Biriba's rule sets the cards an opening turn's search has still to decide),
+#: or the cards an opening turn's search has still to decide),
 #: counted as :data:`MAX_SEARCH_MELDS` is. A crafted hand under a high minimum can meet
 #: many: every substitute with AC to JC under a minimum of 200 meets 31,000 (3
 #: seconds; searched move by move, it met more than 500,000 and was refused).
 #: Past this many, listing the moves raises a :class:`~biriba.BiribaError`, as past
 #: :data:`MAX_SEARCH_MELDS`. The worst of 20 random deals with a minimum of 150 meets
-#: 17,000 under ``biriba``, 74,000 under ``buraco``. Deals of ``RandomBot`` and
-#: ``GreedyBot``, who take the pile and come to hold 30 cards, stay within: 10 deals
-#: under each of 150, 200 and 250 met 339,000 states and listed 980,000 melds at most,
-#: under 250.
+#: 20,000 under ``biriba``, 30,000 under ``buraco`` (74,000 move by move). Deals of
+#: ``RandomBot`` and ``GreedyBot``, who take the pile and come to hold 30 cards, stay
+#: within: 10 deals under each of 150, 200 and 250 met 339,000 states and listed
+#: 980,000 melds at most, under 250.
 MAX_SEARCH_STATES: Final = 500_000
 #: The largest total or score part, either way, that a match's data or a record may hold:
 #: far beyond any real match (a deal scores some thousands), and written out in full.
