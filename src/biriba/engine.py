@@ -2013,26 +2013,16 @@ def _all_growths(
     ]
 
 
-def _arrangement(meld: Meld) -> tuple[object, ...]:
-    """``meld`` as what sets it apart on the table: a sequence's cards place by place
-    (and which are substitutes), a group's cards in any order."""
-    subs = meld.substitute_positions
-    cards = meld.cards
-    if meld.kind is MeldKind.SEQUENCE:
-        return (meld.suit, meld.low, tuple([(c.index, i in subs) for i, c in enumerate(cards)]))
-    return (meld.kind, meld.rank, tuple(sorted([c.index for c in cards])), len(subs))
-
-
 def _interchangeable(meld: Meld) -> object:
     """A key that melds share when they differ only in which of their substitutes stands
     where, none of them a two of the sequence's own suit (which may yet stand natural at
     rank 2, Z3.5, B3.9): each can then do what the other can, move for move, with the
     same cards. (Only a meld of two substitutes or more has such twins; a group's cards
     may be in any order.)"""
-    if meld.kind is not MeldKind.SEQUENCE:
-        return _arrangement(meld)
     subs = meld.substitute_positions
     cards = meld.cards
+    if meld.kind is not MeldKind.SEQUENCE:  # its cards, in any order
+        return (meld.kind, meld.rank, tuple(sorted([card.index for card in cards])), len(subs))
     own_two = sequence_suit(meld) * 13 + 1
     places = [card.index for card in cards]
     others = []
