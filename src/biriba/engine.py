@@ -40,7 +40,14 @@ from biriba.enumeration import melds_from_counts_unchecked, parts_and_substitute
 from biriba.errors import BiribaError, InvalidMeldError
 from biriba.limits import MAX_SEARCH_MELDS, MAX_SEARCH_STATES
 from biriba.making import add_unchecked
-from biriba.melds import Meld, MeldKind, fits_in_one_place, sequence_suit, under_rules
+from biriba.melds import (
+    Meld,
+    MeldKind,
+    fits_in_one_place,
+    natural_index,
+    sequence_suit,
+    under_rules,
+)
 from biriba.moves import (
     AddToMeld,
     Discard,
@@ -2023,7 +2030,7 @@ def _interchangeable(meld: Meld) -> object:
     cards = meld.cards
     if meld.kind is not MeldKind.SEQUENCE:  # its cards, in any order
         return (meld.kind, meld.rank, tuple(sorted([card.index for card in cards])), len(subs))
-    own_two = sequence_suit(meld) * 13 + 1
+    own_two = natural_index(sequence_suit(meld), 2)  # the two of its own suit
     places = [card.index for card in cards]
     others = []
     for i in subs:
@@ -2043,7 +2050,7 @@ def _shape(meld: Meld) -> tuple[object, ...]:
     cards = meld.cards
     if meld.kind is not MeldKind.SEQUENCE:
         return (meld.kind, len(cards), len(subs))
-    own_two = sequence_suit(meld) * 13 + 1
+    own_two = natural_index(sequence_suit(meld), 2)  # the two of its own suit
     roles = [int(card.index == own_two) for card in cards]
     for i in subs:
         roles[i] += 2
