@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 from biriba import (
     BiribaError,
     Deal,
+    IllegalMoveError,
     InvalidPositionError,
     Match,
     Move,
     NotationError,
     Phase,
+    RecordError,
     RuleSet,
     check_move,
     parse_cards,
@@ -103,6 +105,31 @@ def test_a_long_text_that_is_no_move_is_quoted_once() -> None:
     # A text of spaces alone is quoted as it was sent, not as the empty text.
     with pytest.raises(NotationError, match=r"^'   ' is not a move: write draw,"):
         Move.parse("   ")
+
+
+def test_a_long_move_text_is_quoted_once_by_play_and_by_replay() -> None:
+    """API.md: a message quotes at most a short excerpt of the input. ``play`` quoted a
+    long ``meld`` text and then its cards again (231 characters, two excerpts), and
+    ``records.replay`` quoted the move once more on top (358 characters, three)."""
+    text = "meld " + "7H " * 60
+    deal = Deal.new(seed=7)
+    deal.play("draw")
+    before = deal.to_dict()
+    with pytest.raises(IllegalMoveError) as info:
+        deal.play(text)
+    message = str(info.value)
+    # One excerpt of about 80 characters holds at most 27 cards (and B1.2 names 7H).
+    assert message.count("7H") <= 28 and len(message) < 200, message
+    assert info.value.rule == "B1.2" and "the pack holds only 2 of 7H" in message
+    assert deal.to_dict() == before
+    data = records.record_deal(deal).to_dict()
+    data["moves"].append(text)
+    with pytest.raises(RecordError) as replayed:
+        records.replay(records.from_dict(data))
+    message = str(replayed.value)
+    assert message.startswith("move 1 does not replay: illegal move: ")
+    assert message.count("7H") <= 28 and len(message) < 250, message
+    assert replayed.value.index == 1 and replayed.value.rule == "B1.2"
 
 
 RECORD = records.dumps(records.record_deal(BASE))

@@ -16,6 +16,7 @@ from biriba import (
     JOKER,
     Card,
     Meld,
+    Move,
     NotationError,
     Rank,
     Suit,
@@ -203,3 +204,16 @@ def test_suits_and_ranks_print_as_in_the_notation() -> None:
     assert "".join(str(r) for r in Rank) == "A23456789TJQK"
     assert (int(Suit.HEARTS), int(Rank.TEN), f"{Rank.TEN:d}") == (2, 10, "10")
     assert all(Suit.parse(str(s)) is s for s in Suit)
+
+
+def test_a_suit_is_read_alike_alone_and_in_a_card() -> None:
+    """A suit alone (``kozi ♡``, V1) is read as in a card (``7♡``): Suit.parse knew only
+    the black symbols, while Card.parse read the white ones too."""
+    for letter, black, white in zip("CDHS", "♣♦♥♠", "♧♢♡♤", strict=True):
+        suit = Suit.parse(letter)
+        for word in (letter, letter.lower(), black, white):
+            assert Suit.parse(word) is suit and Card.parse("7" + word).suit is suit
+        assert Move.parse(f"kozi {white}") == Move.parse(f"kozi {letter}")
+    for word in ("", "X", "♥♥", "HH", "♡ H", "1"):
+        with pytest.raises(NotationError, match="is not a suit"):
+            Suit.parse(word)

@@ -659,6 +659,28 @@ def test_V2_a_hand_of_three_of_a_rank_lays_no_group() -> None:
     assert info.value.rule == "V2"
 
 
+def test_V2_under_buraco_sequences_only_keeps_the_wild_melds_unless_they_go_too() -> None:
+    """V2 takes the groups away; under a Buraco rule set the melds of substitutes alone
+    (Z3.7) are no group and stay, unless ``wild_melds`` is turned off as well (a choice
+    RULES.md leaves open, documented on the rule sets page)."""
+    from biriba import BURACO, InvalidMeldError, MeldKind
+
+    hand = {0: "2C 2D JK 7C 7H 7S 8S 9S KD"}
+    rules = BURACO.evolve(name="buraco-sequences", groups=False)
+    deal = Deal.from_dict(position(hands=hand, rules=rules), rules)
+    assert "meld 2C 2D JK" in texts(deal) and "meld 7S 8S 9S" in texts(deal)
+    rejects(deal, "meld 7C 7H 7S", "V2")
+    assert Meld.parse("2C 2D JK", rules).kind is MeldKind.WILD
+    neither = rules.evolve(name="buraco-sequences-only", wild_melds=False)
+    deal = Deal.from_dict(position(hands=hand, rules=neither), neither)
+    assert "meld 7S 8S 9S" in texts(deal)
+    assert not any(
+        isinstance(m, LayMeld) and m.meld.kind is not MeldKind.SEQUENCE for m in deal.legal_moves()
+    )
+    with pytest.raises(InvalidMeldError):
+        Meld.parse("2C 2D JK", neither)
+
+
 def test_move_text_with_an_arrow_written_without_spaces() -> None:
     move = Move.parse("add 0 6H->JK 4H 5H 6H 7H")
     assert str(move) == "add 0 6H -> JK 4H 5H 6H 7H"

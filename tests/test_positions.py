@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import enum
 import json
 import random
 import re
@@ -16,6 +17,7 @@ from biriba import (
     Deal,
     IllegalMoveError,
     InvalidPositionError,
+    Match,
     NotationError,
     Phase,
     team_of,
@@ -150,7 +152,7 @@ def test_bad_input_to_the_deal() -> None:
         deal.play(42)  # type: ignore[arg-type]
     with pytest.raises(NotationError):
         deal.play("jump")
-    with pytest.raises(IllegalMoveError, match="meld 5H JK 7H JK"):
+    with pytest.raises(IllegalMoveError, match=r"^illegal move: '5H JK 7H JK' is not a meld"):
         deal.play("meld 5H JK 7H JK")
     with pytest.raises(TypeError):
         deal.hand("0")  # type: ignore[arg-type]
@@ -256,3 +258,21 @@ def test_a_rule_id_is_cited_whole() -> None:
     assert str(_fail("it mentions B3.12", "B3.1")).endswith("it mentions B3.12 (B3.1)")
     assert str(_fail("it cites it (B3.1)", "B3.1")).endswith("it cites it (B3.1)")
     assert str(_fail("no rule here", None)).endswith("no rule here")
+
+
+def test_whole_numbers_of_an_int_type_read_as_plain_ints() -> None:
+    """A position's or a match's numbers given as an int type (an IntEnum's members,
+    which is_int accepts) are kept as plain ints: the dealer stayed the enum member, in
+    ``deal.dealer`` and in ``to_dict()``."""
+
+    class Seat(enum.IntEnum):
+        NORTH = 0
+        EAST = 1
+
+    data = Deal.new(seed=1, dealer=1).to_dict()
+    deal = Deal.from_dict({**data, "dealer": Seat.EAST, "passes": Seat.NORTH})
+    assert type(deal.dealer) is int and deal.to_dict() == data
+    assert all(type(deal.to_dict()[key]) is int for key in ("dealer", "to_move", "passes"))
+    match = Match.new(seed=1).to_dict()
+    read = Match.from_dict({**match, "totals": [Seat.EAST, Seat.NORTH]})
+    assert all(type(total) is int for total in read.totals) and read.totals == (1, 0)

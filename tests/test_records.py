@@ -125,6 +125,26 @@ def test_a_record_written_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
     assert records.load(str(path)) == record
 
 
+def test_dump_and_load_take_a_text_or_a_binary_file(tmp_path: Path) -> None:
+    """API.md: ``dump``/``load`` take "a path or a file". ``load`` read a binary file,
+    while ``dump`` handed one a str and failed inside :mod:`io` with a TypeError."""
+    deal = Deal.new(seed=1)
+    deal.play("draw")
+    record = records.record_deal(deal)
+    text = io.StringIO()
+    records.dump(record, text)
+    binary = io.BytesIO()
+    records.dump(record, binary)
+    assert binary.getvalue() == text.getvalue().encode("utf-8")
+    assert records.load(io.BytesIO(binary.getvalue())) == record
+    path = tmp_path / "record.json"
+    with path.open("wb") as opened:
+        records.dump(record, opened)
+    with path.open("rb") as opened:
+        assert records.load(opened) == record
+    assert records.load(path) == records.load(str(path)) == record
+
+
 def test_deal_record_round_trip_and_replay() -> None:
     deal = finished_deal()
     record = records.record_deal(deal)

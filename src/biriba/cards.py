@@ -15,7 +15,7 @@ from typing import Final, Self, SupportsIndex
 
 from biriba.display import picture
 from biriba.errors import BiribaError, NotationError
-from biriba.limits import check_text, excerpt, whole_number
+from biriba.limits import MAX_CARDS_TEXT, check_text, excerpt, whole_number
 from biriba.native import is_compiled
 
 __all__ = [
@@ -82,16 +82,16 @@ class Suit(enum.IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
-        """Read a suit: ``C``, ``D``, ``H`` or ``S`` (any case) or its symbol.
+        """Read a suit: ``C``, ``D``, ``H`` or ``S`` (any case) or its symbol, black or
+        white (``♥`` or ``♡``), as :meth:`Card.parse` reads a card's suit.
 
         Raises :class:`NotationError` on anything else.
         """
         if not isinstance(text, str):
             raise TypeError(f"Suit.parse expects a str, got {type(text).__name__}")
-        word = ascii_upper(text.strip())
-        for suit in cls:
-            if word in (suit.letter, suit.symbol):
-                return suit
+        found = _SUIT_WORDS.get(ascii_upper(text.strip())) if len(text) <= _LONGEST_CARD else None
+        if found is not None:
+            return cls(found)
         raise NotationError(f"{text[:20]!r} is not a suit: write C, D, H or S (or ♣ ♦ ♥ ♠)")
 
 
@@ -366,15 +366,21 @@ def cards_of(counts: Counts) -> tuple[Card, ...]:
     return tuple(out)
 
 
+#: How a suit may be written, with its number: its letter, its symbol, or the symbol's
+#: white form (``♡``), as :meth:`Suit.parse` and :meth:`Card.parse` both read it.
+_SUIT_WORDS: Final = {
+    "C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3
+}  # fmt: skip
+
+
 def _build_parse_table() -> dict[str, Card]:
     table: dict[str, Card] = {"JK": JOKER, "*": JOKER}
-    symbols = {"♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3}
     for card in _INTERNED[:JOKER_INDEX]:
         assert card.rank is not None and card.suit is not None
         rank_forms = [card.rank.letter]
         if card.rank is Rank.TEN:
             rank_forms.append("10")
-        suit_forms = [card.suit.letter] + [s for s, v in symbols.items() if v == card.suit]
+        suit_forms = [s for s, v in _SUIT_WORDS.items() if v == card.suit]
         for r in rank_forms:
             for s in suit_forms:
                 table[r + s] = card
@@ -393,7 +399,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_cards expects a str, got {type(text).__name__}")
-    check_text(text, "list of cards")
+    check_text(text, "list of cards", MAX_CARDS_TEXT)
     return tuple(Card.parse(word) for word in text.replace(",", " ").split())
 
 

@@ -418,9 +418,9 @@ class Deal:
             try:
                 move = Move.parse(move, self.rules)
             except InvalidMeldError as error:
-                raise IllegalMoveError(
-                    f"illegal move {excerpt(given)}: {error}", rule=error.rule
-                ) from None
+                # (The error quotes the meld's cards already: quoting the move's text too
+                # would quote the input twice.)
+                raise IllegalMoveError(f"illegal move: {error}", rule=error.rule) from None
         position = self._position
         if self._listed_at is position:
             for listed in self._listed:

@@ -5,8 +5,10 @@ A program that checks moves sent from elsewhere must not let one request cost it
 or megabytes. So every text the library reads is measured first, and refused at once
 when it is larger than any valid input could be:
 
-* a card, a list of cards, a meld or a move as text: at most :data:`MAX_TEXT`
-  characters (a 13-card meld with its arrow is about 60);
+* a card, a meld or a move as text: at most :data:`MAX_TEXT` characters (a 13-card meld
+  with its arrow is about 60); a list of cards as text: at most
+  :data:`MAX_CARDS_TEXT` (:data:`MAX_CARDS` cards, so that every list a position may
+  hold, the largest pack included, reads back);
 * a position, a match or a record as JSON text: at most :data:`MAX_JSON` characters,
   with lists and objects nested at most :data:`MAX_DEPTH` deep (a record needs 6);
 * a list of cards in a position: at most :data:`MAX_CARDS` (more than any pack);
@@ -42,6 +44,7 @@ from biriba.errors import BiribaError, NotationError
 __all__ = [
     "EXCERPT",
     "MAX_CARDS",
+    "MAX_CARDS_TEXT",
     "MAX_DEALS",
     "MAX_DEPTH",
     "MAX_JSON",
@@ -82,6 +85,10 @@ MAX_SEED_DIGITS: Final = 1_000
 MAX_DEALS: Final = 1_000_000_000
 #: The most cards a list of cards in a position may hold.
 MAX_CARDS: Final = 5_000
+#: The longest list of cards read as text (``parse_cards``), in characters: room for
+#: :data:`MAX_CARDS` cards as ``format_cards`` writes them, two characters and a space
+#: each (the largest pack a rule set may hold, 896 cards, takes 2,687).
+MAX_CARDS_TEXT: Final = 3 * MAX_CARDS
 #: The most moves one deal of a record may hold.
 MAX_MOVES: Final = 100_000
 #: The most melds of one part of a hand the meld enumerator lists (one rank's groups, the
@@ -280,11 +287,12 @@ def is_points(value: object) -> bool:
     )
 
 
-def check_text(text: str, what: str) -> None:
+def check_text(text: str, what: str, most: int = MAX_TEXT) -> None:
     """Raise :class:`~biriba.NotationError` if ``text`` (a ``what``: card, meld, move)
-    is longer than :data:`MAX_TEXT` characters."""
-    if len(text) > MAX_TEXT:
-        raise NotationError(f"{excerpt(text)} is not a {what}: longer than {MAX_TEXT} characters")
+    is longer than ``most`` characters (:data:`MAX_TEXT`, or :data:`MAX_CARDS_TEXT` for
+    a list of cards)."""
+    if len(text) > most:
+        raise NotationError(f"{excerpt(text)} is not a {what}: longer than {most:,} characters")
 
 
 def parse_json(text: str | bytes, what: str, error: type[BiribaError]) -> Any:

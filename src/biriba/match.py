@@ -306,9 +306,10 @@ class Match:
         match = object.__new__(cls)
         match.rules = rules
         match._seed = seed
-        match._totals = tuple(totals)
-        match._scores = _read_scores(data.get("scores"), played, tuple(totals), rules)
-        match._deals_played = played
+        totals = tuple([int(t) for t in totals])  # plain ints (not an IntEnum's members)
+        match._totals = totals
+        match._scores = _read_scores(data.get("scores"), played, totals, rules)
+        match._deals_played = int(played)
         match._winner = winner
         match._dealer = deal.dealer
         match._deal = deal

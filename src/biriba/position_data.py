@@ -144,7 +144,7 @@ def _int(
         raise _fail(f"{where} must be an int{' or null' if null else ''}, got {excerpt(value)}")
     if not low <= value <= high:
         raise _fail(f"{where} is {excerpt(value)}, out of range {low}..{high}", rule)
-    return value
+    return int(value)  # a plain int, not a subclass (an IntEnum member) that was sent
 
 
 def _list(value: object, where: str, length: int) -> list[Any]:

@@ -21,6 +21,7 @@ with its index, its text and the rule that refuses it.
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 from collections.abc import Mapping
@@ -384,9 +385,13 @@ def dumps(record: Record, *, indent: int | str | None = None) -> str:
 
 
 def dump(
-    record: Record, file: str | os.PathLike[str] | IO[str], *, indent: int | str | None = 1
+    record: Record,
+    file: str | os.PathLike[str] | IO[str] | IO[bytes],
+    *,
+    indent: int | str | None = 1,
 ) -> None:
-    """Write the record as JSON to ``file``: a path, or a text file open for writing.
+    """Write the record as JSON to ``file``: a path, or a file open for writing (text, or
+    binary, which gets the text in UTF-8), as :func:`load` reads one.
 
     ``indent`` is as in :func:`dumps`. A file that cannot be written (a path that cannot
     be opened, with a NUL in it, a file closed) raises :class:`~biriba.RecordError`
@@ -404,11 +409,20 @@ def dump(
         return
     write = getattr(file, "write", None)
     if not callable(write):
-        raise TypeError(f"dump expects a path or a text file, got {type(file).__name__}")
+        raise TypeError(f"dump expects a path or a file, got {type(file).__name__}")
     try:
-        write(text)
+        write(text.encode("utf-8") if _is_binary(file) else text)
     except (OSError, ValueError) as error:
         raise RecordError(f"cannot write the record: {reason_of(error)}") from error
+
+
+def _is_binary(file: object) -> bool:
+    """Whether ``file`` (an open file) takes bytes: a binary file of :mod:`io` (as
+    ``open(path, "wb")`` or :class:`io.BytesIO` give), or one whose mode says so."""
+    if isinstance(file, io.RawIOBase | io.BufferedIOBase):
+        return True
+    mode = getattr(file, "mode", None)
+    return isinstance(mode, str) and "b" in mode
 
 
 def loads(text: str | bytes) -> Record:
@@ -680,7 +694,9 @@ def _replay_deal(record: DealRecord, rules: RuleSet, deal_index: int | None = No
             deal.play(text)
         except BiribaError as error:
             raise RecordError(
-                f"{where}move {index} {excerpt(text)} does not replay: {error}",
+                # (The error quotes the move's text already: quoting it here too would
+                # quote the input twice.)
+                f"{where}move {index} does not replay: {error}",
                 index=index,
                 move=text,
                 deal_index=deal_index,
