@@ -23,6 +23,9 @@ extensions = [
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
+# Defaults as written in the source (rules=BIRIBA), not as the repr of their value (a
+# RuleSet repr runs to a thousand characters).
+autodoc_preserve_defaults = True
 autodoc_default_options = {"members": True, "show-inheritance": True}
 # Every cross-reference must resolve (sphinx-build -W turns a broken one into an error),
 # except to the standard library, which the offline build cannot link to.

@@ -321,8 +321,30 @@ def test_play_offers_the_redraw_in_its_prompt_right_after_the_first_draw() -> No
     assert first is not None
     run_play(io.StringIO("draw\nquit\n"), out, seed=3, seat=first, rules=BURACO)
     text = out.getvalue()
-    assert "Your move (redraw, meld, add or discard):" in text
+    # The prompt names the moves listed: no take from the empty pile (Z2.1), no add
+    # with no meld on the table.
+    assert "Your move (draw):" in text and "draw or take" not in text
+    assert "Your move (redraw, meld or discard):" in text
     assert "  1. redraw" in text
+
+
+def test_the_prompt_names_the_kinds_of_move_listed() -> None:
+    """``biriba play`` asked "draw or take" at every draw, also where the pile could not
+    be taken, and "meld, add or discard" with no meld to add to: it now names what the
+    legal moves offer."""
+    from biriba import Move
+    from biriba.terminal import choices
+
+    def named(*texts: str) -> str:
+        return choices(tuple(Move.parse(text) for text in texts))
+
+    assert named("draw", "take") == "draw or take"
+    assert named("draw") == "draw"
+    assert named("take", "pass") == "take or pass"
+    assert named("redraw", "discard 7H", "meld 3H 4H 5H", "add 0 6H") == (
+        "redraw, meld, add or discard"
+    )
+    assert named("kozi C", "kozi D", "kozi H", "kozi S") == "name the bonus suit"
 
 
 def test_play_stops_cleanly_when_input_ends_or_quits() -> None:

@@ -70,7 +70,14 @@ def test_counts_below_one_are_argument_errors(
 
 
 @pytest.mark.parametrize(
-    ("bots", "message"), [(["chess", "random"], "no bot named 'chess'"), (["random"], "one bot")]
+    ("bots", "message"),
+    [
+        (["chess", "random"], "no bot named 'chess'"),
+        (["random"], "one bot"),
+        # An unknown name is said as such whatever the count (the count was said first).
+        (["foo"], "no bot named 'foo'"),
+        (["random", "random", "chess"], "no bot named 'chess'"),
+    ],
 )
 def test_wrong_bots_are_clear_errors(
     bots: list[str], message: str, capsys: pytest.CaptureFixture[str]

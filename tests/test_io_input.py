@@ -114,7 +114,7 @@ def test_run_play_says_a_line_is_not_text_and_goes_on() -> None:
     said = out.getvalue()
     assert "That line is not UTF-8 text" in said
     assert "You left the table." in said
-    assert "meld, add or discard" in said  # the draw after it was played
+    assert "Your move (meld or discard):" in said  # the draw after it was played
 
 
 def test_biriba_play_reads_a_line_that_is_not_utf8_without_a_traceback() -> None:

@@ -285,12 +285,13 @@ def simulate(
         check_count(max_deals_per_match, "max_deals_per_match")
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         raise TypeError(f"bots is a list of bots, one per team, got {type(bots).__name__}")
-    if isinstance(bots, str) or len(bots) != rules.teams:
+    # The names first: an unknown one is said as such, whatever the count.
+    factories = tuple(_resolve(b) for b in bots)
+    if len(bots) != rules.teams:
         raise BiribaError(
             f"simulate plays one bot per team: {rules.teams} under {rules.name!r}, "
-            f"got {1 if isinstance(bots, str) else len(bots)}"
+            f"got {len(bots)}"
         )
-    factories = tuple(_resolve(b) for b in bots)
     if (executor is None and workers != 1) or isinstance(executor, ProcessPoolExecutor):
         # A process pool sends the bots to its processes by pickling them: a lambda or a
         # local function cannot go, which the pool would say only once it had started.

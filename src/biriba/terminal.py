@@ -8,13 +8,13 @@ from typing import Final, TextIO
 from biriba.bots import Bot, GreedyBot
 from biriba.bots.heuristics import greedy_choice
 from biriba.cards import format_cards
-from biriba.deal import Deal, Phase, ending
+from biriba.deal import Deal, ending
 from biriba.errors import AmbiguousMoveError, BiribaError
 from biriba.melds import MeldKind
 from biriba.moves import Move
 from biriba.rules import BIRIBA, RuleSet, check_number, check_rules, cited
 
-__all__ = ["render_table", "run_play"]
+__all__ = ["choices", "render_table", "run_play"]
 
 HELP = (
     "Type a move's number or its text (draw, take, pass, meld 3H 4H 5H, add 0 5H, "
@@ -73,6 +73,32 @@ def render_table(deal: Deal, seat: int) -> str:
         lines.append("Last turn: the stock and the mortos are gone.")
     lines.append(f"Your hand: {format_cards(view.hand)}")
     return "\n".join(lines)
+
+
+#: The words of :func:`choices`, by a move's :attr:`~biriba.Move.keyword`, in the order a
+#: turn meets them.
+_CHOICES: Final = {
+    "kozi": "name the bonus suit",
+    "draw": "draw",
+    "take": "take",
+    "pass": "pass",
+    "redraw": "redraw",
+    "meld": "meld",
+    "add": "add",
+    "discard": "discard",
+}
+
+
+def choices(moves: tuple[Move, ...]) -> str:
+    """What the player may do, from the legal ``moves`` themselves: ``draw or take``,
+    ``draw`` where the pile is empty (Buraco's first turn), ``take or pass`` once the
+    stock is gone, ``redraw, meld, add or discard`` right after the deal's first draw
+    (Z2.2), ``name the bonus suit`` (V1)."""
+    kinds = {move.keyword for move in moves}
+    words = [word for keyword, word in _CHOICES.items() if keyword in kinds]
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 #: The methods ``run_play`` calls on its output.
@@ -154,17 +180,7 @@ def run_play(
         moves = deal.legal_moves()
         print("", file=out)
         print(render_table(deal, seat), file=out)
-        if deal.phase is Phase.DRAW:
-            phase = (
-                "name the bonus suit"
-                if deal.bonus_suit is None and any(m.keyword == "kozi" for m in moves)
-                else "draw or take"
-            )
-        elif any(m.keyword == "redraw" for m in moves):
-            phase = "redraw, meld, add or discard"  # Z2.2: right after the first draw
-        else:
-            phase = "meld, add or discard"
-        print(f"Your move ({phase}):", file=out)
+        print(f"Your move ({choices(moves)}):", file=out)
         for i, move in enumerate(moves, 1):
             print(f"  {i:>3}. {move}", file=out)
         while True:
