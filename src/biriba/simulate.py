@@ -289,8 +289,7 @@ def simulate(
     factories = tuple(_resolve(b) for b in bots)
     if len(bots) != rules.teams:
         raise BiribaError(
-            f"simulate plays one bot per team: {rules.teams} under {rules.name!r}, "
-            f"got {len(bots)}"
+            f"simulate plays one bot per team: {rules.teams} under {rules.name!r}, got {len(bots)}"
         )
     if (executor is None and workers != 1) or isinstance(executor, ProcessPoolExecutor):
         # A process pool sends the bots to its processes by pickling them: a lambda or a
