@@ -31,7 +31,9 @@ __all__ = ["DealScore", "TeamScore", "score_team", "team_score", "team_score_unc
 class TeamScore:
     """One team's score for a deal, part by part (B8.2 to B8.7).
 
-    Penalties are negative: ``hands <= 0`` and ``reserve <= 0``.
+    Penalties are negative: ``hands <= 0`` and ``reserve <= 0``. (``hands`` is the cards'
+    values taken off: above 0 only under a rule set whose ``card_values`` or
+    ``joker_value`` put a card below nothing, which no preset does.)
     """
 
     #: B8.2: the values of every card in the team's melds.
