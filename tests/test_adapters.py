@@ -418,6 +418,70 @@ def test_openspiel_an_illegal_action_says_which_rule_refuses_it() -> None:
     assert info.value.rule == "B4.1" and str(state) == before
 
 
+def test_openspiel_a_game_of_rules_given_as_json_loads_again_from_its_string() -> None:
+    """OpenSpiel rebuilds a game from ``str(game)`` (``load_game``, pickling, and
+    ``serialize_game_and_state``). A rule set given as plain JSON was kept so in the game
+    string, whose commas OpenSpiel's parser cannot read: every one of them failed."""
+    import json
+    import pickle
+
+    from biriba import RuleSet
+
+    pyspiel, adapter = _openspiel()
+    rules = RuleSet.named("buraco").evolve(name="mine", keep_after_melding=1)
+    game = pyspiel.load_game("python_biriba", {"rules": json.dumps(rules.to_dict())})
+    assert game.rules == rules
+    assert game.get_parameters()["rules"] == adapter.rules_parameter(rules)
+    again = pyspiel.load_game(str(game))
+    assert again.rules == rules and str(again) == str(game)
+    state = game.new_initial_state()
+    for _ in range(rules.pack_size + 3):
+        state.apply_action(state.legal_actions()[0])
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    _, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(restored) == str(state)
+    # A preset's name stays its name.
+    assert str(pyspiel.load_game("python_biriba", {"rules": "buraco"})).count("rules=buraco")
+
+
+def test_openspiel_a_game_cut_off_at_max_moves_takes_no_more_actions() -> None:
+    """At the move cap the state is terminal with no legal action, and its returns are
+    final: an action applied there still played on, and the returns changed."""
+    pyspiel, _ = _openspiel()
+    game = pyspiel.load_game("python_biriba", {"max_moves": 10})
+    state = _dealt_state(game, 4)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+    assert not state.deal.is_over and state.legal_actions() == []
+    before, returns = str(state), state.returns()
+    with pytest.raises(BiribaError, match="cut off after max_moves"):
+        state.apply_action(game.codec.legal_ids(state.deal)[-1])
+    assert str(state) == before and state.returns() == returns
+
+
+def test_openspiel_the_dealt_hand_reads_alike_while_dealing_and_after() -> None:
+    """The information state names the hand a seat was dealt in one order, the
+    library's, while the cards come and once they are all dealt: the order they came in
+    told two deals of the same hand apart while dealing, and not after."""
+    pyspiel, _ = _openspiel()
+    game = pyspiel.load_game("python_biriba")
+    pack = list(full_pack(game.rules))
+    random.Random(4).shuffle(pack)
+    other = pack[:]
+    # Seat 1, after the dealer, gets the pack's cards 0, 4, 8, ...: its first two, swapped.
+    other[0], other[4] = other[4], other[0]
+    assert pack[0] != pack[4]
+    one, two = game.new_initial_state(), game.new_initial_state()
+    for dealt, (first, second) in enumerate(zip(pack, other, strict=True), 1):
+        one.apply_action(first.index)
+        two.apply_action(second.index)
+        if dealt > 4:  # both cards dealt: the same hand so far
+            assert one.information_state_string(1) == two.information_state_string(1)
+    dealt = one.information_state_string(1).split(" hand ")[0]
+    assert dealt == "seat 1 dealt " + " ".join(map(str, one.deal.hand(1)))
+
+
 # ------------------------------------------------------------------------------ Dask
 def test_simulate_on_a_dask_cluster() -> None:
     """``simulate`` on a Dask LocalCluster of two worker processes gives what it gives in

@@ -191,7 +191,13 @@ class BiribaGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=rules.pack_size + self.max_moves,
         )
-        super().__init__(_GAME_TYPE, info, params or {})
+        # The rules as rules_parameter() writes them (a preset's name, or ``data:``): a rule
+        # set given as plain JSON has commas, which OpenSpiel's game string cannot hold, so
+        # that load_game(str(game)), and the pickling that goes through it, would fail.
+        kept = dict(params or {})
+        if "rules" in kept:
+            kept["rules"] = rules_parameter(rules)
+        super().__init__(_GAME_TYPE, info, kept)
 
     def new_initial_state(self) -> BiribaState:
         """The state before the first card is dealt."""
@@ -443,6 +449,11 @@ class BiribaState(pyspiel.State):  # type: ignore[misc]
                 game = c.game
                 c.set_deal(Deal.from_pack(c.pack, game.rules, dealer=game.dealer))
             return
+        if c.player == _TERMINAL and not deal.is_over:
+            raise BiribaError(
+                f"the game was cut off after max_moves ({c.game.max_moves}) moves: it takes "
+                f"no more actions"
+            )
         move = self._legal_map().get(action)
         if move is None:  # the codec says why, with the rule (IllegalMoveError)
             move = c.game.codec.decode(action, deal)
@@ -519,12 +530,14 @@ def _info_string(state: BiribaState, player: int, *, history: bool) -> str:
         rules = c.game.rules
         n = rules.players
         dealer = c.game.dealer
-        mine = [
-            str(card)
+        # In the library's order of cards, as once the deal is dealt (deal.hand): the
+        # order they came in is no part of what the seat knows.
+        mine = sorted(
+            card
             for i, card in enumerate(c.pack[: n * rules.hand_size])
             if (dealer + 1 + i) % n == player
-        ]
-        return f"seat {player} dealt {' '.join(mine)}"
+        )
+        return f"seat {player} dealt {_cards(tuple(mine))}"
     if history:
         hand = _cards(deal.hand(player))
         pile = _cards(deal.discard_pile)
