@@ -27,6 +27,23 @@ def test_pettingzoo_api_test() -> None:
     api_test(adapter.env(render_mode="ansi"), num_cycles=400)
 
 
+def test_pettingzoo_render_test_and_the_human_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's own render_test makes the environment with ``render_mode="human"``
+    first, which was refused; it prints the table, and ``"ansi"`` returns it."""
+    from pettingzoo.test import render_test
+
+    adapter = _pettingzoo()
+    render_test(adapter.env)
+    game = adapter.env(render_mode="human")
+    game.reset(seed=3)
+    capsys.readouterr()
+    assert game.render() is None
+    shown = capsys.readouterr().out
+    text = adapter.env(render_mode="ansi")
+    text.reset(seed=3)
+    assert shown == text.render() + "\n" and "discard pile" in shown
+
+
 def test_pettingzoo_seed_test() -> None:
     adapter = _pettingzoo()
     from pettingzoo.test import seed_test
@@ -107,7 +124,7 @@ def test_pettingzoo_checks_its_arguments() -> None:
         {"scale": 0},
         {"scale": -1000},
         {"scale": math.nan},
-        {"render_mode": "human"},
+        {"render_mode": "rgb_array"},
     ):
         with pytest.raises(BiribaError):
             adapter.raw_env(**wrong_value)

@@ -59,7 +59,11 @@ _NAME: Final = "biriba_v0"
 class BiribaEnv(AECEnv):  # type: ignore[misc]
     """The AEC environment; :func:`env` wraps it in PettingZoo's order checks."""
 
-    metadata: Final = {"render_modes": ["ansi"], "name": _NAME, "is_parallelizable": False}
+    metadata: Final = {
+        "render_modes": ["ansi", "human"],
+        "name": _NAME,
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -72,10 +76,11 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         check_rules(rules)
+        modes = "None, 'ansi' or 'human'"
         if render_mode is not None and not isinstance(render_mode, str):
-            raise TypeError(f"render_mode is None or 'ansi', got {type(render_mode).__name__}")
-        if render_mode not in (None, "ansi"):
-            raise BiribaError(f"render_mode is None or 'ansi', got {excerpt(render_mode)}")
+            raise TypeError(f"render_mode is {modes}, got {type(render_mode).__name__}")
+        if render_mode not in (None, "ansi", "human"):
+            raise BiribaError(f"render_mode is {modes}, got {excerpt(render_mode)}")
         self.rules = rules
         self.render_mode = render_mode
         self.max_moves = check_max_moves(max_moves)
@@ -223,8 +228,12 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The deal as text (``render_mode="ansi"``), else nothing."""
-        if self.render_mode != "ansi" or self.deal is None:
+        """The deal as text: returned under ``render_mode="ansi"``, printed under
+        ``"human"`` (then ``None``), and nothing without a render mode."""
+        if self.render_mode is None or self.deal is None:
+            return None
+        if self.render_mode == "human":
+            print(self.deal)
             return None
         return str(self.deal)
 
