@@ -24,7 +24,7 @@ from biriba.cli import _shown, main
 from biriba.demo import run_demo
 from biriba.rules import PRESET_DESCRIPTIONS
 from biriba.simulate import simulate
-from biriba.terminal import run_play
+from biriba.terminal import choices, help_for, run_play
 
 from .helpers import IntLike, position
 
@@ -328,12 +328,23 @@ def test_play_offers_the_redraw_in_its_prompt_right_after_the_first_draw() -> No
     assert "  1. redraw" in text
 
 
+def test_the_help_names_the_moves_of_the_rule_set_only() -> None:
+    """``biriba play``'s help named ``redraw`` (Z2.2) and ``kozi H`` (V1) under every
+    rule set; each is named only where the rule set has it."""
+    plain = help_for(BIRIBA)
+    assert "redraw" not in plain and "kozi" not in plain and "discard 7H" in plain
+    assert "redraw" in help_for(BURACO) and "kozi" not in help_for(BURACO)
+    kozi = help_for(RuleSet.named("biriba-kozi"))
+    assert "kozi H" in kozi and "redraw" not in kozi
+    out = io.StringIO()
+    run_play(io.StringIO("help\nquit\n"), out, seed=1)
+    assert out.getvalue().count(plain) == 2  # at the start, and asked for
+
+
 def test_the_prompt_names_the_kinds_of_move_listed() -> None:
     """``biriba play`` asked "draw or take" at every draw, also where the pile could not
     be taken, and "meld, add or discard" with no meld to add to: it now names what the
     legal moves offer."""
-    from biriba import Move
-    from biriba.terminal import choices
 
     def named(*texts: str) -> str:
         return choices(tuple(Move.parse(text) for text in texts))

@@ -14,13 +14,25 @@ from biriba.melds import MeldKind
 from biriba.moves import Move
 from biriba.rules import BIRIBA, RuleSet, check_number, check_rules, cited
 
-__all__ = ["choices", "render_table", "run_play"]
+__all__ = ["choices", "help_for", "render_table", "run_play"]
 
-HELP = (
-    "Type a move's number or its text (draw, take, pass, meld 3H 4H 5H, add 0 5H, "
-    "discard 7H;\nredraw on Buraco's first turn, kozi H to name the bonus suit), 'hint' for "
-    "a suggestion,\n'undo' to take back your last move, 'help' or 'quit'."
-)
+
+def help_for(rules: RuleSet) -> str:
+    """What ``biriba play`` says at the start and on ``help``: how to type a move under
+    ``rules``, naming the ``redraw`` only where the rule set has it (Z2.2) and ``kozi H``
+    only where it has a bonus suit (V1)."""
+    extra = []
+    if rules.first_turn_redraw:
+        extra.append("redraw right after the deal's first draw")
+    if rules.bonus_suit_bonus is not None:
+        extra.append("kozi H to name the bonus suit")
+    moves = "draw, take, pass, meld 3H 4H 5H, add 0 5H, discard 7H"
+    if extra:
+        moves += ";\n" + ", ".join(extra)
+    return (
+        f"Type a move's number or its text ({moves}), 'hint' for a suggestion,\n"
+        "'undo' to take back your last move, 'help' or 'quit'."
+    )
 
 
 def render_table(deal: Deal, seat: int) -> str:
@@ -168,7 +180,7 @@ def run_play(
     if len(partners) == 1:
         with_whom = f", your partner seat {partners[0]}"
     print(f"{game} ({rules.name}): you are seat {seat}{with_whom}.", file=out)
-    print(HELP, file=out)
+    print(help_for(rules), file=out)
     while not deal.is_over:
         mover = deal.to_move
         assert mover is not None
@@ -206,7 +218,7 @@ def run_play(
                 print("You left the table.", file=out)
                 return 1
             if lowered in ("help", "?"):
-                print(HELP, file=out)
+                print(help_for(rules), file=out)
                 continue
             if lowered == "hint":
                 hint = greedy_choice(deal.view(seat), moves, hint_rng)
