@@ -29,18 +29,25 @@ def test_pettingzoo_api_test() -> None:
 
 def test_pettingzoo_render_test_and_the_human_mode(capsys: pytest.CaptureFixture[str]) -> None:
     """PettingZoo's own render_test makes the environment with ``render_mode="human"``
-    first, which was refused; it prints the table, and ``"ansi"`` returns it."""
+    first, which was refused; it prints the table after the reset and each step (as
+    PettingZoo's environments do), and on ``render()``; ``"ansi"`` returns it."""
+    adapter = _pettingzoo()
     from pettingzoo.test import render_test
 
-    adapter = _pettingzoo()
     render_test(adapter.env)
-    game = adapter.env(render_mode="human")
-    game.reset(seed=3)
     capsys.readouterr()
+    game = adapter.env(render_mode="human")
+    text = adapter.env(render_mode="ansi")
+    game.reset(seed=3)
+    text.reset(seed=3)
+    assert capsys.readouterr().out == text.render() + "\n"
+    for _ in range(3):
+        action = int(text.observe(text.agent_selection)["action_mask"].argmax())
+        game.step(action)
+        text.step(action)
+        assert capsys.readouterr().out == text.render() + "\n"
     assert game.render() is None
     shown = capsys.readouterr().out
-    text = adapter.env(render_mode="ansi")
-    text.reset(seed=3)
     assert shown == text.render() + "\n" and "discard pile" in shown
 
 
@@ -438,7 +445,8 @@ def test_openspiel_an_illegal_action_says_which_rule_refuses_it() -> None:
 def test_openspiel_a_game_of_rules_given_as_json_loads_again_from_its_string() -> None:
     """OpenSpiel rebuilds a game from ``str(game)`` (``load_game``, pickling, and
     ``serialize_game_and_state``). A rule set given as plain JSON was kept so in the game
-    string, whose commas OpenSpiel's parser cannot read: every one of them failed."""
+    string, whose commas OpenSpiel's parser cannot read: every one of them failed. And
+    a game pickled came back without its rules, under every rule set."""
     import json
     import pickle
 
@@ -455,7 +463,11 @@ def test_openspiel_a_game_of_rules_given_as_json_loads_again_from_its_string() -
     for _ in range(rules.pack_size + 3):
         state.apply_action(state.legal_actions()[0])
     assert str(pickle.loads(pickle.dumps(state))) == str(state)
-    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    # A game pickled comes back whole: it makes states (pyspiel's own pickling of a
+    # game gave back one without its rules, which could not).
+    unpickled = pickle.loads(pickle.dumps(game))
+    assert str(unpickled) == str(game) and unpickled.rules == rules
+    assert unpickled.new_initial_state().is_chance_node()
     _, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     assert str(restored) == str(state)
     # A preset's name stays its name.

@@ -121,13 +121,19 @@ def test_a_long_move_text_is_quoted_once_by_play_and_by_replay() -> None:
     # One excerpt of about 80 characters holds at most 27 cards (and B1.2 names 7H).
     assert message.count("7H") <= 28 and len(message) < 200, message
     assert info.value.rule == "B1.2" and "the pack holds only 2 of 7H" in message
+    assert message.startswith("illegal move 'meld ...': '7H 7H 7H")
     assert deal.to_dict() == before
+    # An addition's cards that form no meld: the move is named by its words before them.
+    with pytest.raises(IllegalMoveError) as info:
+        deal.play("add 0 5H -> 4H 9H 6H")
+    assert str(info.value).startswith("illegal move 'add 0 5H -> ...': '4H 9H 6H' is not a meld")
+    assert check_move(before, "add 0 5H -> 4H 9H 6H").reason == str(info.value)
     data = records.record_deal(deal).to_dict()
     data["moves"].append(text)
     with pytest.raises(RecordError) as replayed:
         records.replay(records.from_dict(data))
     message = str(replayed.value)
-    assert message.startswith("move 1 does not replay: illegal move: ")
+    assert message.startswith("move 1 does not replay: illegal move 'meld ...': '7H 7H")
     assert message.count("7H") <= 28 and len(message) < 250, message
     assert replayed.value.index == 1 and replayed.value.rule == "B1.2"
 

@@ -11,14 +11,17 @@ import subprocess
 import sys
 import time
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import biriba
 import biriba.version
-from biriba import Deal, records
+from biriba import BiribaError, Deal, records
 from biriba.cli import main
+from biriba.simulate import simulate
 
 from .helpers import position
 
@@ -67,6 +70,26 @@ def test_counts_below_one_are_argument_errors(
     err = capsys.readouterr().err
     assert "at least 1" in err or "whole number" in err
     assert "Traceback" not in err
+
+
+def test_a_long_list_of_bots_is_refused_by_its_count_at_once() -> None:
+    """simulate() names an unknown bot before the count, looking at the first bots only:
+    a list of any length is refused at once (looking at every name of a very long one
+    took as long as the list)."""
+
+    class Endless(Sequence[str]):
+        def __len__(self) -> int:
+            return 10**12
+
+        def __getitem__(self, index: Any) -> Any:
+            if isinstance(index, slice) or index >= 10**12:
+                raise IndexError
+            return "random"
+
+    started = time.perf_counter()
+    with pytest.raises(BiribaError, match="one bot per team: 2 under 'biriba', got 1000000000000"):
+        simulate(Endless(), deals=1, workers=1)
+    assert time.perf_counter() - started < 1
 
 
 @pytest.mark.parametrize(

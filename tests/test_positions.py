@@ -152,7 +152,9 @@ def test_bad_input_to_the_deal() -> None:
         deal.play(42)  # type: ignore[arg-type]
     with pytest.raises(NotationError):
         deal.play("jump")
-    with pytest.raises(IllegalMoveError, match=r"^illegal move: '5H JK 7H JK' is not a meld"):
+    with pytest.raises(
+        IllegalMoveError, match=r"^illegal move 'meld \.\.\.': '5H JK 7H JK' is not a meld"
+    ):
         deal.play("meld 5H JK 7H JK")
     with pytest.raises(TypeError):
         deal.hand("0")  # type: ignore[arg-type]

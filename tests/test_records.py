@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+import gzip
 import io
 import json
 import random
@@ -143,6 +145,14 @@ def test_dump_and_load_take_a_text_or_a_binary_file(tmp_path: Path) -> None:
     with path.open("rb") as opened:
         assert records.load(opened) == record
     assert records.load(path) == records.load(str(path)) == record
+    # Files of other kinds: a codecs writer takes text (though its mode, its file's,
+    # says "wb"), gzip's binary file takes bytes.
+    with codecs.open(str(path), "w", "utf-8") as opened:
+        records.dump(record, opened)
+    assert records.load(path) == record
+    with gzip.open(tmp_path / "record.json.gz", "wb") as zipped:
+        records.dump(record, zipped)  # type: ignore[arg-type]
+    assert records.loads(gzip.decompress((tmp_path / "record.json.gz").read_bytes())) == record
 
 
 def test_deal_record_round_trip_and_replay() -> None:

@@ -89,7 +89,7 @@ class Suit(enum.IntEnum):
         """
         if not isinstance(text, str):
             raise TypeError(f"Suit.parse expects a str, got {type(text).__name__}")
-        found = _SUIT_WORDS.get(ascii_upper(text.strip())) if len(text) <= _LONGEST_CARD else None
+        found = _SUIT_WORDS.get(ascii_upper(text.strip()))
         if found is not None:
             return cls(found)
         raise NotationError(f"{text[:20]!r} is not a suit: write C, D, H or S (or ♣ ♦ ♥ ♠)")

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 import attrs
 
-from biriba.deal import Deal
+from biriba.deal import Deal, meld_refused
 from biriba.errors import (
     AmbiguousMoveError,
     BiribaError,
@@ -124,7 +124,8 @@ def check_move(
     except InvalidMeldError as error:  # cards that form no meld: the rules refuse the move
         # The text is still a move, read without a position (Move.parse's reading).
         text = _move_text(move, None)
-        return Verdict(False, text, error.rule, f"illegal move: {error}", "illegal")
+        assert isinstance(move, str)  # (a Move holds melds already made)
+        return Verdict(False, text, error.rule, str(meld_refused(move, error)), "illegal")
     except NotationError as error:
         return Verdict(False, None, None, str(error), "notation")
     try:

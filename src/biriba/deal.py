@@ -115,6 +115,16 @@ def _check_team(team: object, rules: RuleSet) -> int:
 _OVER: Final = Phase.OVER
 
 
+def meld_refused(text: str, error: InvalidMeldError) -> IllegalMoveError:
+    """The error for the move ``text``, whose cards ``error`` says form no meld. The move
+    is named by its words before the cards (``'meld ...'``, ``'add 0 5H -> ...'``): the
+    error quotes the cards, and the input is quoted once. :func:`~biriba.check_move`
+    gives the same reason."""
+    before, arrow, _ = text.partition("->")
+    head = f"{before.strip()} ->" if arrow else (text.split(None, 1) or [""])[0]
+    return IllegalMoveError(f"illegal move {excerpt(head + ' ...')}: {error}", rule=error.rule)
+
+
 def _refused(given: Move | str, refusal: Refusal) -> IllegalMoveError:
     """The error for ``given`` (a move or its text), refused by ``refusal``."""
     text = given if isinstance(given, str) else str(given)
@@ -415,12 +425,11 @@ class Deal:
         """``move`` as the engine plays it, or the error saying which rule forbids it."""
         given = move
         if isinstance(move, str):
+            text = move
             try:
-                move = Move.parse(move, self.rules)
+                move = Move.parse(text, self.rules)
             except InvalidMeldError as error:
-                # (The error quotes the meld's cards already: quoting the move's text too
-                # would quote the input twice.)
-                raise IllegalMoveError(f"illegal move: {error}", rule=error.rule) from None
+                raise meld_refused(text, error) from None
         position = self._position
         if self._listed_at is position:
             for listed in self._listed:

@@ -292,7 +292,7 @@ def check_text(text: str, what: str, most: int = MAX_TEXT) -> None:
     is longer than ``most`` characters (:data:`MAX_TEXT`, or :data:`MAX_CARDS_TEXT` for
     a list of cards)."""
     if len(text) > most:
-        raise NotationError(f"{excerpt(text)} is not a {what}: longer than {most:,} characters")
+        raise NotationError(f"{excerpt(text)} is not a {what}: longer than {most} characters")
 
 
 def parse_json(text: str | bytes, what: str, error: type[BiribaError]) -> Any:

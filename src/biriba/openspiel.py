@@ -199,6 +199,12 @@ class BiribaGame(pyspiel.Game):  # type: ignore[misc]
             kept["rules"] = rules_parameter(rules)
         super().__init__(_GAME_TYPE, info, kept)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game string, loaded again by ``pyspiel.load_game``: pyspiel's
+        own pickling of a game gives back an object that has none of the attributes
+        set here (its rules, its codec), so that it could not make a state."""
+        return (pyspiel.load_game, (str(self),))
+
     def new_initial_state(self) -> BiribaState:
         """The state before the first card is dealt."""
         return BiribaState(self)

@@ -168,6 +168,8 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._select()
+        if self.render_mode == "human":  # as PettingZoo's environments do in that mode
+            self.render()
 
     def _select(self) -> None:
         deal = self.deal
@@ -226,10 +228,13 @@ class BiribaEnv(AECEnv):  # type: ignore[misc]
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._select()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
         """The deal as text: returned under ``render_mode="ansi"``, printed under
-        ``"human"`` (then ``None``), and nothing without a render mode."""
+        ``"human"`` (then ``None``; :meth:`reset` and each :meth:`step` print it too, as
+        PettingZoo's environments do), and nothing without a render mode."""
         if self.render_mode is None or self.deal is None:
             return None
         if self.render_mode == "human":

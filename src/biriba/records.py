@@ -411,18 +411,17 @@ def dump(
     if not callable(write):
         raise TypeError(f"dump expects a path or a file, got {type(file).__name__}")
     try:
-        write(text.encode("utf-8") if _is_binary(file) else text)
+        if isinstance(file, io.RawIOBase | io.BufferedIOBase):  # open(path, "wb"), BytesIO
+            write(text.encode("utf-8"))
+        elif isinstance(file, io.TextIOBase):
+            write(text)
+        else:  # another kind of file (a codecs writer, gzip's): text, else bytes
+            try:
+                write(text)
+            except TypeError:
+                write(text.encode("utf-8"))
     except (OSError, ValueError) as error:
         raise RecordError(f"cannot write the record: {reason_of(error)}") from error
-
-
-def _is_binary(file: object) -> bool:
-    """Whether ``file`` (an open file) takes bytes: a binary file of :mod:`io` (as
-    ``open(path, "wb")`` or :class:`io.BytesIO` give), or one whose mode says so."""
-    if isinstance(file, io.RawIOBase | io.BufferedIOBase):
-        return True
-    mode = getattr(file, "mode", None)
-    return isinstance(mode, str) and "b" in mode
 
 
 def loads(text: str | bytes) -> Record:

@@ -31,9 +31,10 @@ __all__ = ["DealScore", "TeamScore", "score_team", "team_score", "team_score_unc
 class TeamScore:
     """One team's score for a deal, part by part (B8.2 to B8.7).
 
-    Penalties are negative: ``hands <= 0`` and ``reserve <= 0``. (``hands`` is the cards'
-    values taken off: above 0 only under a rule set whose ``card_values`` or
-    ``joker_value`` put a card below nothing, which no preset does.)
+    Penalties are negative: ``reserve <= 0`` always, and ``hands <= 0`` wherever no card
+    is worth less than nothing, as under every preset (``hands`` takes the cards' values
+    off, so a rule set whose ``card_values`` or ``joker_value`` are negative can make it
+    positive).
     """
 
     #: B8.2: the values of every card in the team's melds.

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import math
 import pickle
 import signal
@@ -194,6 +195,11 @@ def _name(bot: BotFactory) -> str:
     return str(getattr(bot, "__name__", type(bot).__name__))
 
 
+#: How many bots of a list of the wrong length :func:`simulate` looks at for an unknown
+#: name, which it names before the count (the list may be of any length).
+_NAMES_CHECKED: Final = 64
+
+
 def _resolve(bot: str | BotFactory) -> BotFactory:
     if isinstance(bot, str):
         try:
@@ -285,12 +291,14 @@ def simulate(
         check_count(max_deals_per_match, "max_deals_per_match")
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         raise TypeError(f"bots is a list of bots, one per team, got {type(bots).__name__}")
-    # The names first: an unknown one is said as such, whatever the count.
-    factories = tuple(_resolve(b) for b in bots)
     if len(bots) != rules.teams:
+        # An unknown name among the first bots is said as such, before the count.
+        for bot in itertools.islice(bots, _NAMES_CHECKED):
+            _resolve(bot)
         raise BiribaError(
             f"simulate plays one bot per team: {rules.teams} under {rules.name!r}, got {len(bots)}"
         )
+    factories = tuple(_resolve(b) for b in bots)
     if (executor is None and workers != 1) or isinstance(executor, ProcessPoolExecutor):
         # A process pool sends the bots to its processes by pickling them: a lambda or a
         # local function cannot go, which the pool would say only once it had started.
